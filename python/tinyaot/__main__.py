@@ -1,0 +1,5 @@
+import sys
+
+from tinyaot.cli import main
+
+sys.exit(main())

@@ -1,0 +1,106 @@
+"""The `tinyaot` command line: compile, run, inspect."""
+
+import argparse
+import sys
+import tempfile
+from pathlib import Path
+
+from tinyaot import __version__
+from tinyaot.errors import TinyAotError
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="tinyaot", description=__doc__)
+    parser.add_argument("--version", action="version", version=f"tinyaot {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("compile", help="generate C for a .tflite model")
+    p.add_argument("model")
+    _add_codegen_args(p)
+    p.add_argument("--out", required=True, help="output folder")
+
+    p = sub.add_parser("run", help="compile, run on the host, print the outputs")
+    p.add_argument("model")
+    p.add_argument("--input", action="append", default=[], help=".npy file, once per model input")
+    _add_codegen_args(p, name_required=False)
+
+    p = sub.add_parser("inspect", help="print operators, tensors and the memory plan")
+    p.add_argument("model")
+    _add_codegen_args(p, name_required=False)
+
+    p = sub.add_parser("bench", help="footprint and speed table on the QEMU boards", add_help=False)
+    p.add_argument("args", nargs=argparse.REMAINDER)
+
+    args = parser.parse_args(argv)
+    try:
+        return COMMANDS[args.command](args)
+    except TinyAotError as e:
+        print(f"tinyaot: error: {e}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+
+
+def _add_codegen_args(p, name_required=True):
+    p.add_argument("--name", required=name_required, default="model",
+                   help="model name: prefix of every generated symbol")
+    p.add_argument("--alignment", type=int, default=16, help="arena buffer alignment in bytes")
+    p.add_argument("--weights-section", help="linker section for weights")
+    p.add_argument("--arena-section", help="linker section for the arena (e.g. a no-init section)")
+
+
+def _options(args):
+    from tinyaot.compiler import Options
+    return Options(args.name, args.alignment, args.weights_section, args.arena_section)
+
+
+def cmd_compile(args):
+    from tinyaot.codegen.emit import emit
+    from tinyaot.compiler import compile_model
+    model = compile_model(args.model, _options(args))
+    emit(model, args.out)
+    print(f"{args.out}: arena {model.arena_size} bytes (lower bound {model.lower_bound}), "
+          f"state {model.state_size} bytes, {len(model.graph.operators)} operators, {model.seconds:.2f} s")
+    for note in model.notes:
+        print(f"note: {note}")
+    return 0
+
+
+def cmd_run(args):
+    import numpy as np
+
+    from tinyaot.codegen.emit import emit
+    from tinyaot.compiler import compile_model
+    from tinyaot.host import HostModel
+    model = compile_model(args.model, _options(args))
+    with tempfile.TemporaryDirectory() as out:
+        emit(model, out)
+        with HostModel(out, args.name) as host:
+            if len(args.input) != len(host.inputs):
+                raise TinyAotError(f"the model has {len(host.inputs)} inputs; give one --input FILE.npy each "
+                                   f"({', '.join(i['name'] for i in host.inputs)})")
+            for i, path in enumerate(args.input):
+                try:
+                    host.set_input(i, np.load(path))
+                except (OSError, ValueError) as e:
+                    raise TinyAotError(f"cannot load input {i}: {e}", file=path) from None
+            host.run()
+            np.set_printoptions(threshold=64)
+            for i, spec in enumerate(host.outputs):
+                print(f"{spec['name']}: {host.get_output(i)}")
+    return 0
+
+
+def cmd_inspect(args):
+    from tinyaot.compiler import compile_model
+    from tinyaot.report import print_inspection
+    print_inspection(compile_model(args.model, _options(args)))
+    return 0
+
+
+def cmd_bench(args):
+    from tinyaot import bench
+    return bench.main(args.args)
+
+
+COMMANDS = {"compile": cmd_compile, "run": cmd_run, "inspect": cmd_inspect, "bench": cmd_bench}

@@ -1,0 +1,211 @@
+"""Writes a compiled model as a self-contained folder of C (and its plan as JSON)."""
+
+import json
+import shutil
+from importlib import resources
+from pathlib import Path
+
+import jinja2
+import numpy as np
+
+from tinyaot import __version__
+from tinyaot.codegen.c_literals import c_array_body, c_float, c_int, c_value
+from tinyaot.ir import DTYPES
+from tinyaot.ops.base import ParamArray, ParamStruct, ScratchRef, TensorRef
+
+KERNEL_DIR = resources.files("tinyaot") / "kernels"
+ALWAYS_COPIED = ["tinyaot.h"]
+
+
+def emit(model, out_dir):
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    ctx = _CodegenContext(model)
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("tinyaot", "codegen/templates"),
+        keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True,
+        undefined=jinja2.StrictUndefined)
+    values = ctx.template_values()
+    name = model.options.name
+    _write(out / f"{name}.h", env.get_template("model.h.j2").render(**values))
+    _write(out / f"{name}.c", env.get_template("model.c.j2").render(**values))
+    _write(out / f"{name}.json", json.dumps(ctx.report(), indent=2, sort_keys=True) + "\n")
+    for header in ALWAYS_COPIED + kernel_headers(ctx.kernels):
+        _write(out / header, (KERNEL_DIR / header).read_text())
+    return out
+
+
+def _write(path, text):
+    """Writes only when the content changes, so build tools see no new timestamps."""
+    if not path.exists() or path.read_text() != text:
+        path.write_text(text)
+
+
+def kernel_headers(kernels):
+    """The kernel headers and every tinyaot header they include, sorted."""
+    todo, seen = [f"{k}.h" for k in kernels], set()
+    while todo:
+        header = todo.pop()
+        if header in seen:
+            continue
+        seen.add(header)
+        for line in (KERNEL_DIR / header).read_text().splitlines():
+            if line.startswith('#include "'):
+                todo.append(line.split('"')[1])
+    return sorted(seen - set(ALWAYS_COPIED))
+
+
+class _CodegenContext:
+    def __init__(self, model):
+        self.model = model
+        self.graph = model.graph
+        self.prefix = f"tinyaot_{model.options.name}"
+        self.offsets = {b.tensor: b.offset for b in model.buffers if b.tensor is not None}
+        self.scratch = {}  # (step, k) -> offset
+        for b in model.buffers:
+            if b.tensor is None:
+                _, step, k = b.name.split(":")
+                self.scratch[(int(step[2:]), int(k))] = b.offset
+        self.inputs = self._io_members(self.graph.inputs)
+        self.outputs = self._io_members(self.graph.outputs)
+        self.weights = {}  # tensor index -> symbol, in order of first use
+        self.params = []  # rendered static const definitions
+        self.kernels = set()
+        self.steps = [self._step(op, calls) for op, calls in model.calls]
+
+    def _io_members(self, indices):
+        members, used = {}, set()
+        for t in indices:
+            name = self.graph.tensors[t].c_name
+            if name in used:
+                name = f"{name}_{t}"
+            used.add(name)
+            members[t] = name
+        return members
+
+    def _step(self, op, calls):
+        tensors = self.graph.tensors
+        ins = ", ".join(tensors[t].name for t in op.inputs if t >= 0 and not tensors[t].is_constant)
+        outs = ", ".join(tensors[t].name for t in op.outputs)
+        lines = []
+        for n, call in enumerate(calls):
+            self.kernels.add(call.kernel)
+            args = [self._arg(op, n, k, a, call) for k, a in enumerate(call.args)]
+            lines.append(f"{call.kernel}({', '.join(args)});")
+        if not calls:
+            lines.append("/* view: shares its input's storage, no code */")
+        comment = f"{op.index}: {op.type} ({ins} -> {outs})".replace("*/", "* /")
+        return {"comment": comment, "lines": lines}
+
+    def _arg(self, op, call_index, k, arg, call):
+        suffix = f"op{op.index}" + (f"_{call_index}" if len(self.model.calls[op.index][1]) > 1 else "")
+        if isinstance(arg, TensorRef):
+            return self.pointer(arg.tensor)
+        if isinstance(arg, ScratchRef):
+            offset = self.scratch[(op.index, sum(len(c.scratch) for c in
+                                                  self.model.calls[op.index][1][:call_index]) + arg.index)]
+            return f"({arg.ctype} *)({self.prefix}_arena + {offset})"
+        if isinstance(arg, ParamStruct):
+            symbol = f"{self.prefix}_{suffix}_params"
+            fields = ",\n".join(f"    .{k} = {c_value(v)}" for k, v in arg.fields.items())
+            self.params.append(f"static const {arg.ctype} {symbol} = {{\n{fields}\n}};")
+            return f"&{symbol}"
+        if isinstance(arg, ParamArray):
+            symbol = f"{self.prefix}_{suffix}_arg{k}"
+            values = np.asarray(arg.values).reshape(-1)
+            self.params.append(f"static const {arg.ctype} {symbol}[{len(values)}] = {{\n"
+                               f"{c_array_body(values)}\n}};")
+            return symbol
+        if isinstance(arg, (int, np.integer)):
+            return c_int(arg)
+        return str(arg)
+
+    def pointer(self, t):
+        """C expression for the address of tensor t's data."""
+        r = self.model.views.root_of(t)
+        tensor = self.graph.tensors[r]
+        ctype = DTYPES[self.graph.tensors[t].dtype][1]
+        if r in self.inputs:
+            return f"in->{self.inputs[r]}"
+        if r in self.outputs:
+            return f"out->{self.outputs[r]}"
+        if tensor.is_variable:
+            return f"({ctype} *)({self.prefix}_state + {self.model.state[r]})"
+        if tensor.is_constant:
+            if r not in self.weights:
+                self.weights[r] = f"{self.prefix}_w{r}_{tensor.c_name}"
+            return self.weights[r]
+        return f"({ctype} *)({self.prefix}_arena + {self.offsets[r]})"
+
+    def _tensor_info(self, t, member):
+        tensor = self.graph.tensors[t]
+        shape = list(tensor.shape) or [1]
+        return {
+            "member": member, "name": tensor.name.replace("\\", "\\\\").replace('"', '\\"'),
+            "ctype": tensor.ctype, "enum": DTYPES[tensor.dtype][2], "rank": len(shape),
+            "shape": ", ".join(str(d) for d in shape), "size": tensor.nbytes,
+            "scale": c_float(tensor.scale), "zero_point": tensor.zero_point,
+        }
+
+    def _weights(self):
+        out = []
+        for t, symbol in sorted(self.weights.items()):
+            tensor = self.graph.tensors[t]
+            out.append({"symbol": symbol, "ctype": tensor.ctype, "count": tensor.num_elements,
+                        "bytes": tensor.nbytes, "name": tensor.name.replace("*/", "* /"),
+                        "body": c_array_body(tensor.data)})
+        return out
+
+    def _state(self):
+        out = []
+        for t, offset in sorted(self.model.state.items()):
+            tensor = self.graph.tensors[t]
+            fill = tensor.zero_point if tensor.dtype in ("int8", "uint8") else 0
+            out.append({"offset": offset, "bytes": tensor.nbytes, "fill": fill & 0xFF,
+                        "name": tensor.name.replace("*/", "* /"), "init": None})
+            if tensor.data is not None:
+                out[-1]["init"] = {"symbol": f"{self.prefix}_init{t}", "ctype": tensor.ctype,
+                                   "count": tensor.num_elements, "body": c_array_body(tensor.data)}
+        return out
+
+    def template_values(self):
+        opts = self.model.options
+        return {
+            "name": opts.name, "NAME": opts.name.upper(), "prefix": self.prefix,
+            "version": __version__, "source": Path(self.graph.source).name,
+            "inputs": [self._tensor_info(t, m) for t, m in self.inputs.items()],
+            "outputs": [self._tensor_info(t, m) for t, m in self.outputs.items()],
+            "arena_size": self.model.arena_size, "lower_bound": self.model.lower_bound,
+            "state_size": self.model.state_size, "state": self._state(),
+            "alignment": opts.alignment, "weights_section": opts.weights_section,
+            "arena_section": opts.arena_section,
+            "kernels": kernel_headers(self.kernels),
+            "weights": self._weights(), "params": self.params, "steps": self.steps,
+        }
+
+    def report(self):
+        m = self.model
+        g = self.graph
+        return {
+            "name": m.options.name,
+            "generator_version": __version__,
+            "source": Path(g.source).name,
+            "alignment": m.options.alignment,
+            "arena_size": m.arena_size,
+            "lower_bound": m.lower_bound,
+            "state_size": m.state_size,
+            "notes": m.notes,
+            "plan": [{"name": b.name, "tensor": b.tensor, "offset": b.offset, "size": b.size,
+                      "first_step": b.first, "last_step": b.last} for b in m.buffers],
+            "weights": {s: g.tensors[t].nbytes for t, s in sorted(self.weights.items())},
+            "weight_bytes": sum(g.tensors[t].nbytes for t in self.weights),
+            "operators": [{"index": op.index, "type": op.type, "kernels": [c.kernel for c in calls]}
+                          for op, calls in m.calls],
+            "inputs": [self._io_json(t) for t in g.inputs],
+            "outputs": [self._io_json(t) for t in g.outputs],
+        }
+
+    def _io_json(self, t):
+        tensor = self.graph.tensors[t]
+        return {"name": tensor.name, "dtype": tensor.dtype, "shape": list(tensor.shape),
+                "bytes": tensor.nbytes, "scale": float(tensor.scale), "zero_point": tensor.zero_point}

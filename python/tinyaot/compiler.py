@@ -1,0 +1,91 @@
+"""The pipeline, top to bottom: frontend -> views -> lowering -> planner -> codegen."""
+
+import re
+import time
+from dataclasses import dataclass, field
+
+from tinyaot.errors import TinyAotError
+from tinyaot.frontend.tflite_reader import read_tflite
+from tinyaot.ops import LOWERINGS, VIEW_OPS
+from tinyaot.ops.base import LowerContext
+from tinyaot.ops.copy import lower_copy
+from tinyaot.passes.views import find_views
+from tinyaot.planner.greedy import align_up, lower_bound, plan
+from tinyaot.planner.lifetimes import arena_buffers
+from tinyaot.planner.verify import verify_plan
+
+
+@dataclass
+class Options:
+    name: str
+    alignment: int = 16
+    weights_section: str | None = None
+    arena_section: str | None = None
+
+
+@dataclass
+class CompiledModel:
+    options: Options
+    graph: object
+    views: object
+    calls: list  # [(operator, [KernelCall, ...])] in execution order
+    buffers: list
+    arena_size: int
+    lower_bound: int
+    state: dict  # variable tensor index -> offset in the state area
+    state_size: int
+    seconds: float = 0.0
+    notes: list = field(default_factory=list)
+
+
+def compile_model(path, options):
+    start = time.perf_counter()
+    check_options(options)
+    graph = read_tflite(path)
+    views = find_views(graph)
+    calls = [(op, lower_operator(graph, views, op)) for op in graph.operators]
+    scratch = {op.index: [s for c in op_calls for s in c.scratch] for op, op_calls in calls}
+    buffers = arena_buffers(graph, views, {k: v for k, v in scratch.items() if v})
+    arena_size = plan(buffers, options.alignment)
+    verify_plan(buffers, arena_size, options.alignment, graph.source)
+    lb = lower_bound(buffers, options.alignment)
+    state, state_size = place_state(graph, options.alignment)
+    model = CompiledModel(options, graph, views, calls, buffers, arena_size, lb, state, state_size)
+    if arena_size != lb:
+        model.notes.append(f"arena is {arena_size} bytes, {arena_size - lb} above the lower bound {lb}: "
+                           "no placement of these lifetimes by greedy best-fit reaches it")
+    model.seconds = time.perf_counter() - start
+    return model
+
+
+def check_options(options):
+    if not re.fullmatch(r"[a-z_][a-z0-9_]*", options.name):
+        raise TinyAotError(f"model name '{options.name}' must be a lower-case C identifier ([a-z_][a-z0-9_]*)")
+    a = options.alignment
+    if a < 1 or a & (a - 1) or a > 4096:
+        raise TinyAotError(f"alignment {a} must be a power of two between 1 and 4096")
+    if options.alignment < 4:
+        raise TinyAotError(f"alignment {a} is below 4, the alignment of int32 tensors")
+
+
+def lower_operator(graph, views, op):
+    ctx = LowerContext(graph, op)
+    if op.index in views.view_ops:
+        return []
+    if op.type in VIEW_OPS:
+        return lower_copy(ctx)
+    lowering = LOWERINGS.get(op.type)
+    if lowering is None:
+        supported = ", ".join(sorted(set(LOWERINGS) | VIEW_OPS))
+        raise ctx.error(f"operator is not supported (supported: {supported})")
+    return lowering(ctx)
+
+
+def place_state(graph, alignment):
+    """Variable tensors live outside the arena: they persist between runs."""
+    offsets, size = {}, 0
+    for t in graph.tensors:
+        if t.is_variable:
+            offsets[t.index] = size
+            size += align_up(t.nbytes, alignment)
+    return offsets, size

@@ -1,0 +1,182 @@
+"""Reads a .tflite flatbuffer into the graph IR, validating what it reads.
+
+Flatbuffers are read lazily, so a damaged file shows up as an exception deep in
+an accessor or as nonsense values. Every access here is checked, and any
+failure becomes a TinyAotError naming the file, operator and tensor.
+"""
+
+import re
+
+import numpy as np
+import tflite
+from tflite.BuiltinOperator import BuiltinOperator
+from tflite.BuiltinOptions import BuiltinOptions
+from tflite.TensorType import TensorType
+
+from tinyaot.errors import TinyAotError
+from tinyaot.ir import DTYPES, Graph, Operator, Quantization, Tensor
+
+_OP_NAMES = {v: k for k, v in vars(BuiltinOperator).items() if not k.startswith("_")}
+_OPTION_CLASSES = {v: k for k, v in vars(BuiltinOptions).items() if not k.startswith("_")}
+_TENSOR_TYPES = {
+    TensorType.INT8: "int8",
+    TensorType.UINT8: "uint8",
+    TensorType.INT16: "int16",
+    TensorType.INT32: "int32",
+    TensorType.FLOAT32: "float32",
+}
+_TYPE_NAMES = {v: k for k, v in vars(TensorType).items() if not k.startswith("_")}
+_MAX_RANK = 6
+
+
+def read_tflite(path):
+    """Returns the Graph of the model in `path` or raises TinyAotError."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        raise TinyAotError(f"cannot read model: {e.strerror}", file=path) from None
+    return parse_tflite(data, str(path))
+
+
+def parse_tflite(data, source="<model>"):
+    if len(data) < 8 or data[4:8] != b"TFL3":
+        raise TinyAotError("not a TFLite model (no 'TFL3' file identifier)", file=source)
+    try:
+        return _Reader(data, source).graph()
+    except TinyAotError:
+        raise
+    except Exception as e:  # any accessor may trip over a damaged buffer
+        raise TinyAotError(
+            f"malformed or truncated TFLite flatbuffer ({type(e).__name__}: {e})", file=source
+        ) from None
+
+
+class _Reader:
+    def __init__(self, data, source):
+        self.data = data
+        self.source = source
+        self.model = tflite.Model.GetRootAsModel(data, 0)
+
+    def fail(self, message, **where):
+        raise TinyAotError(message, file=self.source, **where)
+
+    def graph(self):
+        model = self.model
+        if model.SubgraphsLength() != 1:
+            self.fail(f"has {model.SubgraphsLength()} subgraphs; tinyaot supports exactly one")
+        sub = model.Subgraphs(0)
+        tensors = [self.tensor(sub, i) for i in range(sub.TensorsLength())]
+        operators = [self.operator(sub, i, tensors) for i in range(sub.OperatorsLength())]
+        inputs = self.index_list(sub.InputsAsNumpy() if sub.InputsLength() else [], len(tensors), "subgraph inputs")
+        outputs = self.index_list(sub.OutputsAsNumpy() if sub.OutputsLength() else [], len(tensors), "subgraph outputs")
+        if not inputs or not outputs:
+            self.fail("the model has no inputs or no outputs")
+        for t in inputs + outputs:
+            if tensors[t].is_constant:
+                self.fail("a model input or output is a constant", tensor=tensors[t].name)
+        return Graph(self.source, tensors, operators, inputs, outputs)
+
+    def index_list(self, values, count, what, **where):
+        out = [int(v) for v in values]
+        for v in out:
+            if not -1 <= v < count:
+                self.fail(f"{what} refer to tensor {v}, but the model has {count} tensors", **where)
+        return out
+
+    def tensor(self, sub, i):
+        t = sub.Tensors(i)
+        name = (t.Name() or b"").decode("utf-8", "replace") or f"tensor_{i}"
+        if t.Type() not in _TENSOR_TYPES:
+            type_name = _TYPE_NAMES.get(t.Type(), f"#{t.Type()}")
+            self.fail(f"unsupported dtype {type_name} (supported: int8, uint8, int16, int32, float32)", tensor=name)
+        dtype = _TENSOR_TYPES[t.Type()]
+        shape = tuple(int(d) for d in t.ShapeAsNumpy()) if t.ShapeLength() else ()
+        if len(shape) > _MAX_RANK or any(d < 0 for d in shape):
+            self.fail(f"unsupported shape {list(shape)} (dynamic or rank above {_MAX_RANK})", tensor=name)
+        tensor = Tensor(i, name, dtype, shape, quant=self.quantization(t, name, shape),
+                        is_variable=bool(t.IsVariable()))
+        tensor.data = self.buffer_data(t.Buffer(), tensor)
+        return tensor
+
+    def quantization(self, t, name, shape):
+        q = t.Quantization()
+        if q is None or q.ScaleLength() == 0:
+            return None
+        scale = q.ScaleAsNumpy().astype(np.float32)
+        zero_point = q.ZeroPointAsNumpy().astype(np.int64) if q.ZeroPointLength() else np.zeros(len(scale), np.int64)
+        if len(zero_point) != len(scale):
+            self.fail(f"quantization has {len(scale)} scales but {len(zero_point)} zero points", tensor=name)
+        axis = int(q.QuantizedDimension())
+        if len(shape) == 1:
+            axis = 0  # some converters set a stale axis on 1-D biases; TFLM ignores it there too
+        if len(scale) > 1 and not (0 <= axis < len(shape) and shape[axis] == len(scale)):
+            self.fail(f"per-channel quantization with {len(scale)} scales does not match shape {list(shape)} "
+                      f"on axis {axis}", tensor=name)
+        if not np.all(np.isfinite(scale)) or np.any(scale < 0):
+            self.fail("quantization scale is negative or not finite", tensor=name)
+        return Quantization(scale, zero_point, axis if len(scale) > 1 else 0)
+
+    def buffer_data(self, buffer_index, tensor):
+        if not 0 <= buffer_index < self.model.BuffersLength():
+            self.fail(f"refers to buffer {buffer_index}, but the model has {self.model.BuffersLength()}",
+                      tensor=tensor.name)
+        buf = self.model.Buffers(buffer_index)
+        if buf.Offset() > 1:  # large models keep data outside the flatbuffer
+            start, size = buf.Offset(), buf.Size()
+            if start + size > len(self.data):
+                self.fail(f"buffer {buffer_index} lies at bytes {start}..{start + size}, past the end of "
+                          f"the {len(self.data)}-byte file", tensor=tensor.name)
+            raw = self.data[start:start + size]
+        elif buf.DataLength():
+            raw = buf.DataAsNumpy().tobytes()
+        else:
+            return None
+        if len(raw) != tensor.nbytes:
+            self.fail(f"holds {len(raw)} bytes of data, but shape {list(tensor.shape)} of {tensor.dtype} "
+                      f"needs {tensor.nbytes}", tensor=tensor.name)
+        return np.frombuffer(raw, dtype=DTYPES[tensor.dtype][0]).reshape(tensor.shape)
+
+    def operator(self, sub, i, tensors):
+        op = sub.Operators(i)
+        model = self.model
+        if not 0 <= op.OpcodeIndex() < model.OperatorCodesLength():
+            self.fail(f"operator {i} refers to operator code {op.OpcodeIndex()}, "
+                      f"but the model has {model.OperatorCodesLength()}")
+        code = model.OperatorCodes(op.OpcodeIndex())
+        builtin = max(code.BuiltinCode(), code.DeprecatedBuiltinCode())
+        op_type = _OP_NAMES.get(builtin, f"builtin #{builtin}")
+        if builtin == BuiltinOperator.CUSTOM:
+            op_type = f"CUSTOM '{(code.CustomCode() or b'').decode('utf-8', 'replace')}'"
+        where = dict(op_index=i, op_type=op_type)
+        inputs = self.index_list(op.InputsAsNumpy() if op.InputsLength() else [], len(tensors), "inputs", **where)
+        outputs = self.index_list(op.OutputsAsNumpy() if op.OutputsLength() else [], len(tensors), "outputs", **where)
+        if any(t < 0 for t in outputs):
+            self.fail("has an omitted output", **where)
+        return Operator(i, op_type, inputs, outputs, self.options(op), code.Version())
+
+    def options(self, op):
+        """The builtin options table as a dict of snake_case field -> value."""
+        class_name = _OPTION_CLASSES.get(op.BuiltinOptionsType())
+        table = op.BuiltinOptions()
+        if not class_name or class_name == "NONE" or table is None:
+            return {}
+        cls = getattr(tflite, class_name)
+        opts = cls()
+        opts.Init(table.Bytes, table.Pos)
+        values = {}
+        for attr in dir(cls):
+            if attr[0].isupper() and not attr.startswith(("GetRootAs", "Init")) and "BufferHasIdentifier" not in attr:
+                method = getattr(opts, attr)
+                if attr.endswith(("AsNumpy", "Length", "IsNone")):
+                    continue
+                if hasattr(opts, attr + "AsNumpy"):
+                    values[_snake(attr)] = [int(v) for v in getattr(opts, attr + "AsNumpy")()] \
+                        if getattr(opts, attr + "Length")() else []
+                else:
+                    values[_snake(attr)] = method()
+        return values
+
+
+def _snake(name):
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()

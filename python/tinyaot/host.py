@@ -1,0 +1,100 @@
+"""Runs a generated model on the host: compile its folder with the system C
+compiler into a shared library and call it from Python with numpy arrays."""
+
+import ctypes
+import os
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from tinyaot.errors import TinyAotError
+
+WARNING_FLAGS = ["-std=c99", "-Wall", "-Wextra", "-Werror"]
+SANITIZE_FLAGS = ["-fsanitize=address,undefined", "-fno-sanitize-recover=all", "-fno-omit-frame-pointer"]
+_NP_DTYPES = {0: np.int8, 1: np.int16, 2: np.int32, 3: np.float32, 4: np.uint8}
+_MAX_RANK = 6
+
+
+class _TensorInfo(ctypes.Structure):
+    _fields_ = [("name", ctypes.c_char_p), ("dtype", ctypes.c_int), ("rank", ctypes.c_uint32),
+                ("shape", ctypes.c_int32 * _MAX_RANK), ("size_bytes", ctypes.c_uint32),
+                ("scale", ctypes.c_float), ("zero_point", ctypes.c_int32)]
+
+
+_RunFn = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.POINTER(ctypes.c_void_p), ctypes.POINTER(ctypes.c_void_p))
+
+
+class _Model(ctypes.Structure):
+    _fields_ = [("name", ctypes.c_char_p), ("generator_version", ctypes.c_char_p), ("run", _RunFn),
+                ("reset", ctypes.CFUNCTYPE(None)), ("num_inputs", ctypes.c_uint32),
+                ("num_outputs", ctypes.c_uint32), ("inputs", ctypes.POINTER(_TensorInfo)),
+                ("outputs", ctypes.POINTER(_TensorInfo)), ("arena_size", ctypes.c_uint32),
+                ("state_size", ctypes.c_uint32)]
+
+
+def build_shared_library(out_dir, name, dest, sanitize=False, cc=None):
+    """Compiles <out_dir>/<name>.c into a shared library at `dest`."""
+    cc = cc or os.environ.get("CC", "cc")
+    cmd = [cc, *WARNING_FLAGS, "-O1", "-g", "-shared", "-fPIC", *(SANITIZE_FLAGS if sanitize else []),
+           "-I", str(out_dir), str(Path(out_dir) / f"{name}.c"), "-o", str(dest)]
+    result = subprocess.run(cmd, capture_output=True, text=True)
+    if result.returncode:
+        raise TinyAotError(f"C compiler failed on {out_dir}/{name}.c:\n{result.stderr.strip()}")
+    return dest
+
+
+class HostModel:
+    """A generated model loaded into this process.
+
+    The seeds' module interface: set_input(i, array), run(), get_output(i).
+    """
+
+    def __init__(self, out_dir, name, sanitize=False):
+        self._tmp = tempfile.mkdtemp(prefix="tinyaot-host-")
+        lib_path = build_shared_library(out_dir, name, Path(self._tmp) / f"lib{name}.so", sanitize)
+        self._lib = ctypes.CDLL(str(lib_path))
+        self._desc = _Model.in_dll(self._lib, f"tinyaot_{name}_model")
+        self.inputs = [self._info(self._desc.inputs[i]) for i in range(self._desc.num_inputs)]
+        self.outputs = [self._info(self._desc.outputs[i]) for i in range(self._desc.num_outputs)]
+        self.arena_size = self._desc.arena_size
+        self._in = [np.zeros(i["shape"], i["dtype"]) for i in self.inputs]
+        self._out = [np.zeros(o["shape"], o["dtype"]) for o in self.outputs]
+        self._in_ptrs = (ctypes.c_void_p * len(self._in))(*[a.ctypes.data for a in self._in])
+        self._out_ptrs = (ctypes.c_void_p * len(self._out))(*[a.ctypes.data for a in self._out])
+
+    @staticmethod
+    def _info(info):
+        return {"name": info.name.decode(), "dtype": _NP_DTYPES[info.dtype],
+                "shape": tuple(info.shape[:info.rank]), "bytes": info.size_bytes,
+                "scale": info.scale, "zero_point": info.zero_point}
+
+    def set_input(self, index, array):
+        spec = self.inputs[index]
+        array = np.asarray(array)
+        if array.dtype != spec["dtype"] or array.size != self._in[index].size:
+            raise TinyAotError(f"input {index} ('{spec['name']}') needs {self._in[index].size} values of "
+                               f"{np.dtype(spec['dtype']).name}, got {array.size} of {array.dtype}")
+        self._in[index][...] = array.reshape(self._in[index].shape)
+
+    def run(self):
+        status = self._desc.run(self._in_ptrs, self._out_ptrs)
+        if status != 0:
+            raise TinyAotError(f"run() returned {status}")
+
+    def get_output(self, index):
+        return self._out[index].copy()
+
+    def reset(self):
+        self._desc.reset()
+
+    def close(self):
+        shutil.rmtree(self._tmp, ignore_errors=True)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()

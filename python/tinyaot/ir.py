@@ -1,0 +1,115 @@
+"""The graph IR: what the frontend reads and every later stage works on.
+
+It is deliberately small: tensors (shape, dtype, quantization, constant data)
+and operators (type, tensor indices, typed options) in execution order.
+"""
+
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+
+# dtype name -> (numpy dtype, C type, tinyaot.h enum)
+DTYPES = {
+    "int8": (np.int8, "int8_t", "TINYAOT_INT8"),
+    "uint8": (np.uint8, "uint8_t", "TINYAOT_UINT8"),
+    "int16": (np.int16, "int16_t", "TINYAOT_INT16"),
+    "int32": (np.int32, "int32_t", "TINYAOT_INT32"),
+    "float32": (np.float32, "float", "TINYAOT_FLOAT32"),
+}
+
+
+@dataclass
+class Quantization:
+    scale: np.ndarray  # float32, one per channel or a single value
+    zero_point: np.ndarray  # int64, same length as scale
+    axis: int = 0
+
+    @property
+    def per_channel(self):
+        return len(self.scale) > 1
+
+
+@dataclass
+class Tensor:
+    index: int
+    name: str
+    dtype: str
+    shape: tuple
+    quant: Quantization | None = None
+    data: np.ndarray | None = None  # constant contents, already shaped
+    is_variable: bool = False
+
+    @property
+    def is_constant(self):
+        return self.data is not None and not self.is_variable
+
+    @property
+    def num_elements(self):
+        return int(np.prod(self.shape, dtype=np.int64)) if self.shape else 1
+
+    @property
+    def itemsize(self):
+        return np.dtype(DTYPES[self.dtype][0]).itemsize
+
+    @property
+    def nbytes(self):
+        return self.num_elements * self.itemsize
+
+    @property
+    def ctype(self):
+        return DTYPES[self.dtype][1]
+
+    @property
+    def scale(self):
+        """The per-tensor scale (first one if per-channel), as float32."""
+        return np.float32(self.quant.scale[0]) if self.quant is not None else np.float32(0.0)
+
+    @property
+    def zero_point(self):
+        return int(self.quant.zero_point[0]) if self.quant is not None else 0
+
+    @property
+    def c_name(self):
+        return c_identifier(self.name) or f"t{self.index}"
+
+
+@dataclass
+class Operator:
+    index: int
+    type: str  # TFLite builtin name, e.g. "CONV_2D"
+    inputs: list  # tensor indices; -1 marks an omitted optional input
+    outputs: list
+    options: dict = field(default_factory=dict)
+    version: int = 1
+
+
+@dataclass
+class Graph:
+    source: str  # the file it came from, for error messages
+    tensors: list
+    operators: list
+    inputs: list
+    outputs: list
+
+    def producers(self):
+        """tensor index -> index of the operator that writes it."""
+        return {t: op.index for op in self.operators for t in op.outputs}
+
+    def consumers(self):
+        """tensor index -> indices of the operators that read it, in order."""
+        users = {}
+        for op in self.operators:
+            for t in op.inputs:
+                if t >= 0:
+                    users.setdefault(t, []).append(op.index)
+        return users
+
+
+def c_identifier(text, max_len=48):
+    """Turns a tensor name into a C identifier fragment (lower case, [a-z0-9_])."""
+    ident = re.sub(r"[^0-9a-zA-Z]+", "_", text).strip("_").lower()
+    ident = ident[-max_len:].lstrip("_") if len(ident) > max_len else ident
+    if ident and ident[0].isdigit():
+        ident = "t" + ident
+    return ident

@@ -1,0 +1,74 @@
+/*
+ * tinyaot.h - types shared by every model that tinyaot generates.
+ *
+ * Each generated folder carries an identical copy, so several models can be
+ * built into one firmware with any of the folders on the include path.
+ */
+#ifndef TINYAOT_H
+#define TINYAOT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Element types of model inputs and outputs. */
+enum tinyaot_dtype {
+    TINYAOT_INT8 = 0,
+    TINYAOT_INT16 = 1,
+    TINYAOT_INT32 = 2,
+    TINYAOT_FLOAT32 = 3,
+    TINYAOT_UINT8 = 4
+};
+
+#define TINYAOT_MAX_RANK 6
+
+/* What an application needs to know about one input or output tensor. */
+struct tinyaot_tensor_info {
+    const char *name;
+    enum tinyaot_dtype dtype;
+    uint32_t rank;
+    int32_t shape[TINYAOT_MAX_RANK];
+    uint32_t size_bytes;
+    float scale;        /* real = scale * (q - zero_point); 0 if not quantized */
+    int32_t zero_point;
+};
+
+/*
+ * Model descriptor: lets generic code (a test firmware, a benchmark) drive any
+ * model without knowing its name at compile time.
+ */
+struct tinyaot_model {
+    const char *name;
+    const char *generator_version;
+    /* Same as tinyaot_<name>_run: inputs[i] and outputs[i] in model order. */
+    int32_t (*run)(void *const *inputs, void *const *outputs);
+    /* Resets persistent state (variable tensors) to its initial value. */
+    void (*reset)(void);
+    uint32_t num_inputs;
+    uint32_t num_outputs;
+    const struct tinyaot_tensor_info *inputs;
+    const struct tinyaot_tensor_info *outputs;
+    uint32_t arena_size;  /* bytes of scratch RAM, reused by every call */
+    uint32_t state_size;  /* bytes of RAM kept between calls */
+};
+
+/* Return codes of run(). */
+#define TINYAOT_OK 0
+#define TINYAOT_ERROR_NULL_POINTER (-1)
+
+#if defined(__GNUC__) || defined(__clang__)
+#define TINYAOT_ALIGNED(n) __attribute__((aligned(n)))
+#define TINYAOT_SECTION(s) __attribute__((section(s)))
+#else
+#define TINYAOT_ALIGNED(n)
+#define TINYAOT_SECTION(s)
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TINYAOT_H */

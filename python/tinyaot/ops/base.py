@@ -1,0 +1,96 @@
+"""What an operator lowering hands to codegen: kernel calls with typed arguments.
+
+A lowering validates one operator, computes everything that can be known at
+compile time (multipliers, shifts, loop bounds) and returns KernelCalls. Codegen
+turns TensorRef/ScratchRef into pointers once the planner has placed buffers,
+and ParamStruct/ParamArray into named `static const` data in flash.
+"""
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from tinyaot.errors import TinyAotError
+from tinyaot.quant import activation_range
+
+
+@dataclass(frozen=True)
+class TensorRef:
+    """Pointer to a tensor's data (wherever the planner put it)."""
+    tensor: int
+
+
+@dataclass(frozen=True)
+class ScratchRef:
+    """Pointer to the call's index-th scratch buffer, typed as `ctype *`."""
+    index: int
+    ctype: str = "int32_t"
+
+
+@dataclass
+class ParamStruct:
+    """A `static const <ctype>` initialised field by field, passed by address."""
+    ctype: str
+    fields: dict
+
+
+@dataclass
+class ParamArray:
+    """A `static const <ctype>[]` table, passed as a pointer."""
+    ctype: str
+    values: np.ndarray
+
+
+@dataclass
+class KernelCall:
+    kernel: str  # function name; its header is kernels/<kernel>.h
+    args: list  # TensorRef | ScratchRef | ParamStruct | ParamArray | int | "NULL"
+    scratch: list = field(default_factory=list)  # bytes of each scratch buffer
+
+
+class LowerContext:
+    """One operator and its graph, with checks that fail naming the operator."""
+
+    def __init__(self, graph, op):
+        self.graph = graph
+        self.op = op
+
+    def error(self, message, tensor=None):
+        name = self.graph.tensors[tensor].name if isinstance(tensor, int) else tensor
+        return TinyAotError(message, file=self.graph.source, op_index=self.op.index,
+                            op_type=self.op.type, tensor=name)
+
+    def expect(self, condition, message, tensor=None):
+        if not condition:
+            raise self.error(message, tensor)
+
+    def input(self, k, optional=False):
+        """The k-th input tensor (None if optional and omitted)."""
+        ins = self.op.inputs
+        if k >= len(ins) or ins[k] < 0:
+            if optional:
+                return None
+            raise self.error(f"input {k} is missing (has {len(ins)} inputs)")
+        return self.graph.tensors[ins[k]]
+
+    def output(self, k=0):
+        self.expect(k < len(self.op.outputs), f"output {k} is missing")
+        return self.graph.tensors[self.op.outputs[k]]
+
+    def expect_dtype(self, tensor, *dtypes):
+        self.expect(tensor.dtype in dtypes,
+                    f"dtype {tensor.dtype} is not supported here (supported: {', '.join(dtypes)})",
+                    tensor.index)
+
+    def expect_quantized(self, tensor, per_channel_ok=False):
+        self.expect(tensor.quant is not None, "tensor is not quantized", tensor.index)
+        self.expect(per_channel_ok or not tensor.quant.per_channel,
+                    "per-channel quantization is not supported here", tensor.index)
+
+    def expect_constant(self, tensor):
+        self.expect(tensor.is_constant, "must be a constant tensor (it is computed at run time)", tensor.index)
+
+    def activation(self, output):
+        """(act_min, act_max) of the fused activation option."""
+        return activation_range(self.op.options.get("fused_activation_function", 0), output,
+                                lambda message: self.error(message))

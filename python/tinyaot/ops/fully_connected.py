@@ -1,0 +1,49 @@
+"""FULLY_CONNECTED, int8 activations and weights, int32 bias."""
+
+import numpy as np
+
+from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, TensorRef
+from tinyaot.quant import per_channel_multipliers
+
+
+def lower(ctx):
+    inp, weights, bias, out = ctx.input(0), ctx.input(1), ctx.input(2, optional=True), ctx.output()
+    for t in (inp, weights, out):
+        ctx.expect_dtype(t, "int8")
+    ctx.expect_quantized(inp)
+    ctx.expect_quantized(out)
+    ctx.expect_quantized(weights, per_channel_ok=True)
+    ctx.expect_constant(weights)
+    ctx.expect(ctx.op.options.get("weights_format", 0) == 0, "shuffled weights format is not supported")
+    ctx.expect(len(weights.shape) == 2, f"weights must be 2-D, not {list(weights.shape)}", weights.index)
+    output_depth, accum_depth = weights.shape
+    ctx.expect(inp.num_elements % accum_depth == 0,
+               f"{inp.num_elements} input values do not split into rows of {accum_depth}", inp.index)
+    batches = inp.num_elements // accum_depth
+    ctx.expect(out.num_elements == batches * output_depth,
+               f"output has {out.num_elements} values, expected {batches} x {output_depth}", out.index)
+    if bias is not None:
+        ctx.expect_dtype(bias, "int32")
+        ctx.expect_constant(bias)
+        ctx.expect(bias.num_elements == output_depth, f"bias must have {output_depth} values", bias.index)
+    ctx.expect(not np.any(weights.quant.zero_point != weights.quant.zero_point[0]),
+               "per-channel weight zero points must all be equal", weights.index)
+
+    multipliers, shifts = per_channel_multipliers(inp.scale, weights.quant.scale, out.scale)
+    act_min, act_max = ctx.activation(out)
+    params = ParamStruct("struct tinyaot_fully_connected_params", {
+        "batches": batches,
+        "accum_depth": accum_depth,
+        "output_depth": output_depth,
+        "input_offset": -inp.zero_point,
+        "filter_offset": -weights.zero_point,
+        "output_offset": out.zero_point,
+        "act_min": act_min,
+        "act_max": act_max,
+        "per_channel": int(weights.quant.per_channel),
+    })
+    return [KernelCall("tinyaot_fully_connected_s8", [
+        params, ParamArray("int32_t", multipliers), ParamArray("int32_t", shifts),
+        TensorRef(inp.index), TensorRef(weights.index),
+        TensorRef(bias.index) if bias is not None else "NULL", TensorRef(out.index),
+    ])]

@@ -1,0 +1,18 @@
+"""An independent check of a memory plan; the build fails if it does not hold."""
+
+from tinyaot.errors import TinyAotError
+
+
+def verify_plan(buffers, arena_size, alignment, source):
+    def fail(message):
+        raise TinyAotError(f"internal error, memory plan is invalid: {message}", file=source)
+
+    for b in buffers:
+        if b.offset is None or b.offset < 0 or b.offset % alignment:
+            fail(f"buffer '{b.name}' has offset {b.offset}, not a multiple of {alignment}")
+        if b.offset + b.size > arena_size:
+            fail(f"buffer '{b.name}' ends at {b.offset + b.size}, past the {arena_size}-byte arena")
+    for i, a in enumerate(buffers):
+        for b in buffers[i + 1:]:
+            if a.live_with(b) and a.offset < b.offset + b.size and b.offset < a.offset + a.size:
+                fail(f"buffers '{a.name}' and '{b.name}' are live at the same step and overlap")

@@ -1,0 +1,74 @@
+"""Quantization arithmetic done at compile time, exactly as TFLM does it.
+
+Every function mirrors a TFLM/TFLite helper of the same purpose; a different
+rounding here is a different answer on the target.
+"""
+
+import math
+
+import numpy as np
+
+INT_RANGES = {
+    "int8": (-128, 127),
+    "uint8": (0, 255),
+    "int16": (-32768, 32767),
+    "int32": (-(2**31), 2**31 - 1),
+}
+
+# TFLite ActivationFunctionType values
+ACT_NONE, ACT_RELU, ACT_RELU_N1_TO_1, ACT_RELU6 = 0, 1, 2, 3
+ACTIVATION_NAMES = {0: "NONE", 1: "RELU", 2: "RELU_N1_TO_1", 3: "RELU6", 4: "TANH", 5: "SIGN_BIT"}
+
+
+def tf_round(x):
+    """std::round: halves away from zero (Python's round() goes to even)."""
+    return math.floor(x + 0.5) if x >= 0 else -math.floor(-x + 0.5)
+
+
+def quantize_multiplier(real_multiplier):
+    """tflite::QuantizeMultiplier: real = q * 2^(shift - 31), q in [2^30, 2^31)."""
+    real_multiplier = float(real_multiplier)
+    if real_multiplier == 0.0:
+        return 0, 0
+    mantissa, shift = math.frexp(real_multiplier)
+    q = tf_round(mantissa * (1 << 31))
+    if q == (1 << 31):
+        q //= 2
+        shift += 1
+    if shift < -31:
+        return 0, 0
+    return int(q), int(shift)
+
+
+def quantize_value(x, scale, zero_point):
+    """The integer that a real value maps to, computed in float32 like TFLM."""
+    return zero_point + int(tf_round(float(np.float32(x) / np.float32(scale))))
+
+
+def activation_range(activation, output, op_error):
+    """tflite::CalculateActivationRangeQuantized for an integer output tensor."""
+    qmin, qmax = INT_RANGES[output.dtype]
+    scale, zp = output.scale, output.zero_point
+    if activation == ACT_NONE:
+        return qmin, qmax
+    if activation == ACT_RELU:
+        return max(qmin, quantize_value(0.0, scale, zp)), qmax
+    if activation == ACT_RELU6:
+        return max(qmin, quantize_value(0.0, scale, zp)), min(qmax, quantize_value(6.0, scale, zp))
+    if activation == ACT_RELU_N1_TO_1:
+        return max(qmin, quantize_value(-1.0, scale, zp)), min(qmax, quantize_value(1.0, scale, zp))
+    raise op_error(f"fused activation {ACTIVATION_NAMES.get(activation, activation)} is not supported")
+
+
+def per_channel_multipliers(input_scale, filter_scales, output_scale):
+    """tflite::PopulateConvolutionQuantizationParams: one (multiplier, shift) per channel.
+
+    TFLM computes input_scale * filter_scale / output_scale in double from the
+    float32 scales.
+    """
+    mults, shifts = [], []
+    for fs in np.asarray(filter_scales, dtype=np.float32):
+        m, s = quantize_multiplier(float(input_scale) * float(fs) / float(output_scale))
+        mults.append(m)
+        shifts.append(s)
+    return np.array(mults, dtype=np.int32), np.array(shifts, dtype=np.int32)

@@ -1,0 +1,27 @@
+"""Human-readable tables for `tinyaot inspect`."""
+
+
+def print_inspection(model):
+    g = model.graph
+    print(f"model {g.source}: {len(g.operators)} operators, {len(g.tensors)} tensors")
+    print("\noperators")
+    print(f"  {'#':>3}  {'type':<20} {'kernels':<34} inputs -> outputs")
+    for op, calls in model.calls:
+        kernels = ", ".join(c.kernel for c in calls) or "(view)"
+        print(f"  {op.index:>3}  {op.type:<20} {kernels:<34} {op.inputs} -> {op.outputs}")
+    print("\ntensors")
+    print(f"  {'#':>3}  {'dtype':<8} {'shape':<18} {'bytes':>8}  {'kind':<9} name")
+    inputs, outputs = set(g.inputs), set(g.outputs)
+    for t in g.tensors:
+        kind = ("input" if t.index in inputs else "output" if t.index in outputs else
+                "weight" if t.is_constant else "state" if t.is_variable else
+                "view" if t.index in model.views.root else "arena")
+        print(f"  {t.index:>3}  {t.dtype:<8} {str(list(t.shape)):<18} {t.nbytes:>8}  {kind:<9} {t.name}")
+    print("\nmemory plan (steps are operator indices)")
+    print(f"  {'offset':>8} {'bytes':>8} {'steps':>9}  buffer")
+    for b in sorted(model.buffers, key=lambda b: (b.offset, b.first)):
+        print(f"  {b.offset:>8} {b.size:>8} {f'{b.first}-{b.last}':>9}  {b.name}")
+    print(f"\narena {model.arena_size} bytes, lower bound {model.lower_bound} bytes, "
+          f"state {model.state_size} bytes, alignment {model.options.alignment}")
+    for note in model.notes:
+        print(f"note: {note}")
