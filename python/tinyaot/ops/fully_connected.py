@@ -47,3 +47,6 @@ def lower(ctx):
         TensorRef(inp.index), TensorRef(weights.index),
         TensorRef(bias.index) if bias is not None else "NULL", TensorRef(out.index),
     ])]
+
+
+OPS = {"FULLY_CONNECTED": lower}

@@ -1,0 +1,47 @@
+"""The ground truth: TFLite Micro itself, through the `tflite-micro` package."""
+
+import numpy as np
+
+
+def tflm_interpreter(model_path):
+    from tflite_micro.python.tflite_micro import runtime
+    return runtime.Interpreter.from_file(str(model_path))
+
+
+def random_inputs(specs, rng):
+    """One random array per input spec ({'dtype', 'shape'}), over the full integer range."""
+    arrays = []
+    for spec in specs:
+        dtype = np.dtype(spec["dtype"])
+        if dtype.kind == "f":
+            arrays.append(rng.uniform(-4.0, 4.0, size=spec["shape"]).astype(dtype))
+        else:
+            info = np.iinfo(dtype)
+            arrays.append(rng.integers(info.min, info.max, size=spec["shape"], endpoint=True).astype(dtype))
+    return arrays
+
+
+def compare_with_tflm(model_path, run_candidate, input_specs, calls=20, seed=0, reset_between=True):
+    """Runs TFLM and a candidate on the same random inputs; returns the mismatches.
+
+    run_candidate(list of arrays) -> list of output arrays. With reset_between
+    False both keep state across calls (stateful models such as SVDF).
+    Each mismatch is (call, output index, expected, got).
+    """
+    interp = tflm_interpreter(model_path)
+    rng = np.random.default_rng(seed)
+    mismatches = []
+    for call in range(calls):
+        inputs = random_inputs(input_specs, rng)
+        for i, x in enumerate(inputs):
+            interp.set_input(x, i)
+        interp.invoke()
+        got = run_candidate(inputs)
+        expected = [interp.get_output(i) for i in range(len(got))]
+        for i, (e, g) in enumerate(zip(expected, got)):
+            if e.dtype != g.dtype or not np.array_equal(e.reshape(-1), np.asarray(g).reshape(-1)):
+                mismatches.append((call, i, e, g))
+        if reset_between:
+            interp.reset()
+    return mismatches
+

@@ -1,0 +1,1 @@
+"""The project's own test models, built by code so that they exist on any clone."""

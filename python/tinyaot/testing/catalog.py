@@ -1,0 +1,52 @@
+"""Registry of the project's own test models.
+
+Each family module (models_*.py) registers functions that build one model (as .tflite bytes)
+with @test_model. `build_all(folder)` writes them all; tests, the on-target
+harness and the benchmarks use the files it returns.
+"""
+
+import importlib
+import pkgutil
+from pathlib import Path
+
+CATALOG = {}
+
+
+def test_model(name, targets=True):
+    """Registers a model builder. targets=False keeps a model off the QEMU boards
+    (host-only: e.g. float I/O checks that add nothing on target)."""
+    def register(fn):
+        if name in CATALOG:
+            raise ValueError(f"test model {name} registered twice")
+        CATALOG[name] = (fn, targets)
+        return fn
+    return register
+
+
+def _load_families():
+    """Imports every models_*.py module here; each registers its models on import."""
+    import tinyaot.testing as package
+    for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda i: i.name):
+        if info.name.startswith("models_"):
+            importlib.import_module(f"{package.__name__}.{info.name}")
+
+
+def names(on_target=False):
+    _load_families()
+    return sorted(n for n, (_, targets) in CATALOG.items() if targets or not on_target)
+
+
+def build(name, folder):
+    """Writes model `name` into folder (only if its bytes changed); returns the path."""
+    _load_families()
+    fn, _ = CATALOG[name]
+    path = Path(folder) / f"{name}.tflite"
+    data = fn()
+    if not path.exists() or path.read_bytes() != data:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+    return path
+
+
+def build_all(folder, on_target=False):
+    return {n: build(n, folder) for n in names(on_target)}

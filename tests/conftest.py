@@ -1,0 +1,36 @@
+"""Fixtures shared by every test lane: the models, and the generator's output."""
+
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "python"))
+
+from tinyaot.testing import catalog  # noqa: E402
+
+SHARED_MODELS = ROOT.parent / "shared" / "models"
+SHARED_MODEL_NAMES = ["tflm_hello_world_int8", "tflm_micro_speech_quantized",
+                      "tflm_keyword_scrambled", "tflm_person_detect_int8"]
+
+
+def shared_model(name):
+    """Path of a published model in ../shared/models; skips the test when absent."""
+    path = SHARED_MODELS / f"{name}.tflite"
+    if not path.exists():
+        pytest.skip(f"{path} is absent: published reference models live in ../shared/models beside the repo")
+    return path
+
+
+@pytest.fixture(scope="session")
+def own_models_dir(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("own_models")
+    catalog.build_all(folder)
+    return folder
+
+
+@pytest.fixture(scope="session")
+def own_model(own_models_dir):
+    """own_model(name) -> path of one of the project's own test models."""
+    return lambda name: own_models_dir / f"{name}.tflite"

@@ -1,0 +1,51 @@
+"""Every model compiles, runs on the host and matches TFLM bit for bit."""
+
+import json
+
+import numpy as np
+import pytest
+
+from conftest import SHARED_MODEL_NAMES, shared_model
+from tinyaot.codegen.emit import emit
+from tinyaot.compiler import Options, compile_model
+from tinyaot.host import HostModel
+from tinyaot.oracle import compare_with_tflm
+from tinyaot.testing import catalog
+
+STATEFUL = {"tflm_keyword_scrambled"}
+
+
+def check_against_tflm(path, name, out_dir, calls=20):
+    model = compile_model(path, Options(name))
+    emit(model, out_dir)
+    report = json.loads((out_dir / f"{name}.json").read_text())
+    # The planner's figures must hold: arena at the lower bound, or a note saying why not.
+    assert report["lower_bound"] == model.lower_bound
+    assert report["arena_size"] == model.lower_bound or report["notes"]
+    with HostModel(out_dir, name) as host:
+        def run(inputs):
+            for i, x in enumerate(inputs):
+                host.set_input(i, x)
+            host.run()
+            return [host.get_output(i) for i in range(len(host.outputs))]
+
+        stateful = name in STATEFUL
+        mismatches = compare_with_tflm(path, run, host.inputs, calls=calls, reset_between=not stateful)
+        if not stateful:
+            host.reset()
+    for call, i, expected, got in mismatches[:3]:
+        diff = np.abs(expected.astype(np.int64).reshape(-1) - np.asarray(got).astype(np.int64).reshape(-1))
+        print(f"call {call} output {i}: {np.count_nonzero(diff)} values differ, max by {diff.max()}")
+    assert not mismatches, f"{len(mismatches)} outputs differ from TFLM"
+
+
+@pytest.mark.parametrize("name", catalog.names())
+def test_own_model_matches_tflm(name, own_model, tmp_path):
+    check_against_tflm(own_model(name), name, tmp_path)
+
+
+@pytest.mark.parametrize("name", SHARED_MODEL_NAMES)
+def test_published_model_matches_tflm(name, tmp_path):
+    path = shared_model(name)
+    calls = 10 if name in STATEFUL else 20
+    check_against_tflm(path, name, tmp_path, calls=calls)
