@@ -1,0 +1,166 @@
+# tinyaot.cmake - turn a .tflite model into C at build time and add it to a target.
+#
+#   include(<repo>/cmake/tinyaot.cmake)
+#   tinyaot_add_model(<target> MODEL <file.tflite> NAME <id>
+#                     [OUTPUT_DIR <dir>] [ALIGNMENT <n>]
+#                     [WEIGHTS_SECTION <s>] [ARENA_SECTION <s>]
+#                     [RAM_BUDGET <bytes> [RAM_BUDGET_INCLUDES_IO]]
+#                     [FLASH_BUDGET <bytes>] [BUDGET_NAME <text>]
+#                     [GENERATOR_ARGS <arg>...])
+#
+# The generator runs from add_custom_command, so it runs again only when the
+# model file or a generator source file changes (the generator sources are
+# globbed with CONFIGURE_DEPENDS, so a new generator file is noticed too).
+#
+# RAM_BUDGET / FLASH_BUDGET add a build-time check (before linking) that fails
+# with a message naming the model and the sizes when the model cannot fit:
+# arena + state (+ the input and output tensors with RAM_BUDGET_INCLUDES_IO)
+# against RAM_BUDGET, weights against FLASH_BUDGET. Sizes come from <id>.json.
+#
+# Defaults that an integration (e.g. Zephyr's Kconfig) may set as cache
+# variables: TINYAOT_DEFAULT_ALIGNMENT, TINYAOT_DEFAULT_WEIGHTS_SECTION,
+# TINYAOT_DEFAULT_ARENA_SECTION. Empty means "the generator's default".
+# TINYAOT_PYTHONPATH overrides where the generator package is found.
+
+include_guard(GLOBAL)
+cmake_minimum_required(VERSION 3.20)
+
+get_filename_component(TINYAOT_ROOT "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
+
+set(TINYAOT_DEFAULT_ALIGNMENT "" CACHE STRING
+    "Byte alignment of weights and arena passed to the tinyaot generator (empty: generator default)")
+set(TINYAOT_DEFAULT_WEIGHTS_SECTION "" CACHE STRING
+    "Linker section for model weights (empty: generator default)")
+set(TINYAOT_DEFAULT_ARENA_SECTION "" CACHE STRING
+    "Linker section for the model arena (empty: generator default)")
+set(TINYAOT_PYTHONPATH "${TINYAOT_ROOT}/python" CACHE PATH
+    "Directory holding the tinyaot Python package used as generator")
+
+# Zephyr defines PYTHON_EXECUTABLE; elsewhere use (or find) Python3.
+if(DEFINED PYTHON_EXECUTABLE AND NOT "${PYTHON_EXECUTABLE}" STREQUAL "")
+  set(TINYAOT_PYTHON "${PYTHON_EXECUTABLE}")
+else()
+  if(NOT DEFINED Python3_EXECUTABLE)
+    find_package(Python3 REQUIRED COMPONENTS Interpreter)
+  endif()
+  set(TINYAOT_PYTHON "${Python3_EXECUTABLE}")
+endif()
+# Global properties, not variables: the function may be called from a
+# directory that does not see this file's variables (include_guard(GLOBAL)).
+set_property(GLOBAL PROPERTY TINYAOT_PYTHON "${TINYAOT_PYTHON}")
+
+# Generator sources: everything in the package except the pieces that do not
+# influence generated code (test harness, benchmark, bytecode caches).
+file(GLOB_RECURSE _tinyaot_all_sources CONFIGURE_DEPENDS
+     "${TINYAOT_PYTHONPATH}/tinyaot/*")
+set(TINYAOT_GENERATOR_SOURCES "")
+foreach(_f IN LISTS _tinyaot_all_sources)
+  if(_f MATCHES "/__pycache__/|\\.pyc$|/tinyaot/harness/|/tinyaot/bench\\.py$")
+    continue()
+  endif()
+  list(APPEND TINYAOT_GENERATOR_SOURCES "${_f}")
+endforeach()
+set_property(GLOBAL PROPERTY TINYAOT_GENERATOR_SOURCES "${TINYAOT_GENERATOR_SOURCES}")
+
+function(tinyaot_add_model target)
+  set(options RAM_BUDGET_INCLUDES_IO)
+  set(one MODEL NAME OUTPUT_DIR ALIGNMENT WEIGHTS_SECTION ARENA_SECTION
+          RAM_BUDGET FLASH_BUDGET BUDGET_NAME)
+  set(multi GENERATOR_ARGS)
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "${options}" "${one}" "${multi}")
+  get_property(python GLOBAL PROPERTY TINYAOT_PYTHON)
+  get_property(gen_sources GLOBAL PROPERTY TINYAOT_GENERATOR_SOURCES)
+  set(check_script "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/tinyaot_check.cmake")
+
+  if(NOT TARGET ${target})
+    message(FATAL_ERROR "tinyaot_add_model: '${target}' is not a target")
+  endif()
+  if(NOT ARG_MODEL OR NOT ARG_NAME)
+    message(FATAL_ERROR "tinyaot_add_model(${target}): MODEL and NAME are required")
+  endif()
+  if(NOT ARG_NAME MATCHES "^[A-Za-z_][A-Za-z0-9_]*$")
+    message(FATAL_ERROR "tinyaot_add_model(${target}): NAME '${ARG_NAME}' must be a C identifier")
+  endif()
+  if(ARG_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "tinyaot_add_model(${target}): unknown arguments ${ARG_UNPARSED_ARGUMENTS}")
+  endif()
+
+  get_filename_component(model "${ARG_MODEL}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+  if(NOT EXISTS "${model}")
+    message(FATAL_ERROR "tinyaot_add_model(${target}): model file not found: ${model}")
+  endif()
+
+  if(ARG_OUTPUT_DIR)
+    get_filename_component(out "${ARG_OUTPUT_DIR}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_BINARY_DIR}")
+  else()
+    set(out "${CMAKE_CURRENT_BINARY_DIR}/tinyaot/${ARG_NAME}")
+  endif()
+
+  # One generated folder per model name: two models must not overwrite each other.
+  get_property(seen GLOBAL PROPERTY TINYAOT_MODEL_OUTPUTS)
+  if("${out}/${ARG_NAME}" IN_LIST seen)
+    message(FATAL_ERROR "tinyaot_add_model(${target}): model '${ARG_NAME}' already generated into ${out}")
+  endif()
+  set_property(GLOBAL APPEND PROPERTY TINYAOT_MODEL_OUTPUTS "${out}/${ARG_NAME}")
+
+  foreach(opt ALIGNMENT WEIGHTS_SECTION ARENA_SECTION)
+    if(NOT DEFINED ARG_${opt} AND NOT "${TINYAOT_DEFAULT_${opt}}" STREQUAL "")
+      set(ARG_${opt} "${TINYAOT_DEFAULT_${opt}}")
+    endif()
+  endforeach()
+  set(gen_args "")
+  if(DEFINED ARG_ALIGNMENT)
+    list(APPEND gen_args --alignment "${ARG_ALIGNMENT}")
+  endif()
+  if(DEFINED ARG_WEIGHTS_SECTION)
+    list(APPEND gen_args --weights-section "${ARG_WEIGHTS_SECTION}")
+  endif()
+  if(DEFINED ARG_ARENA_SECTION)
+    list(APPEND gen_args --arena-section "${ARG_ARENA_SECTION}")
+  endif()
+  list(APPEND gen_args ${ARG_GENERATOR_ARGS})
+
+  set(c_file "${out}/${ARG_NAME}.c")
+  set(h_file "${out}/${ARG_NAME}.h")
+  set(json_file "${out}/${ARG_NAME}.json")
+  add_custom_command(
+    OUTPUT "${c_file}" "${h_file}" "${json_file}"
+    BYPRODUCTS "${out}/tinyaot.h"
+    COMMAND "${CMAKE_COMMAND}" -E make_directory "${out}"
+    COMMAND "${CMAKE_COMMAND}" -E env "PYTHONPATH=${TINYAOT_PYTHONPATH}"
+            "${python}" -m tinyaot compile "${model}"
+            --name "${ARG_NAME}" --out "${out}" ${gen_args}
+    # The generator may leave unchanged files untouched; the outputs must be
+    # newer than the inputs or the build tool would rerun this every time.
+    COMMAND "${CMAKE_COMMAND}" -E touch "${c_file}" "${h_file}" "${json_file}"
+    DEPENDS "${model}" ${gen_sources}
+    COMMENT "tinyaot: generating ${ARG_NAME} from ${model}"
+    VERBATIM)
+
+  target_sources(${target} PRIVATE "${c_file}")
+  target_include_directories(${target} PRIVATE "${out}")
+  set_property(TARGET ${target} APPEND PROPERTY TINYAOT_MODELS "${ARG_NAME}")
+  set_property(TARGET ${target} APPEND PROPERTY TINYAOT_MODEL_JSON "${json_file}")
+
+  if(DEFINED ARG_RAM_BUDGET OR DEFINED ARG_FLASH_BUDGET)
+    if(NOT ARG_BUDGET_NAME)
+      set(ARG_BUDGET_NAME "${target}")
+    endif()
+    # A separate stamp: a failing check leaves no stamp, so it fails again on
+    # the next build instead of being forgotten.
+    set(stamp "${out}/${ARG_NAME}.fits")
+    add_custom_command(
+      OUTPUT "${stamp}"
+      COMMAND "${CMAKE_COMMAND}"
+              "-DJSON=${json_file}" "-DMODEL_NAME=${ARG_NAME}" "-DMODEL_FILE=${model}"
+              "-DRAM_BUDGET=${ARG_RAM_BUDGET}" "-DFLASH_BUDGET=${ARG_FLASH_BUDGET}"
+              "-DINCLUDE_IO=${ARG_RAM_BUDGET_INCLUDES_IO}"
+              "-DBUDGET_NAME=${ARG_BUDGET_NAME}" "-DSTAMP=${stamp}"
+              -P "${check_script}"
+      DEPENDS "${json_file}" "${check_script}"
+      COMMENT "tinyaot: checking that ${ARG_NAME} fits ${ARG_BUDGET_NAME}"
+      VERBATIM)
+    # Listing the stamp as a source makes the target depend on it (nothing compiles it).
+    target_sources(${target} PRIVATE "${stamp}")
+  endif()
+endfunction()

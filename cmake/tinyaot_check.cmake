@@ -1,0 +1,69 @@
+# tinyaot_check.cmake - run with cmake -P by tinyaot_add_model(... RAM_BUDGET/FLASH_BUDGET).
+#
+# Reads the generator's <name>.json and fails, before anything is linked, when
+# the model cannot fit the budget. Inputs (-D): JSON MODEL_NAME MODEL_FILE
+# RAM_BUDGET FLASH_BUDGET INCLUDE_IO BUDGET_NAME STAMP.
+#
+# JSON keys read (top level): arena_size, state_size, weights_size, and
+# inputs[] / outputs[] with size_bytes each. A missing key counts as 0.
+
+cmake_minimum_required(VERSION 3.20)
+
+file(READ "${JSON}" doc)
+
+# First key of ARGN present in the document, as a number; 0 if none is.
+function(_json_number out)
+  foreach(key IN LISTS ARGN)
+    string(JSON v ERROR_VARIABLE err GET "${doc}" ${key})
+    if(NOT err AND v MATCHES "^[0-9]+$")
+      set(${out} "${v}" PARENT_SCOPE)
+      return()
+    endif()
+  endforeach()
+  set(${out} 0 PARENT_SCOPE)
+endfunction()
+
+# Sum of size_bytes over the list `key` (inputs / outputs).
+function(_json_tensor_bytes out key)
+  set(total 0)
+  string(JSON n ERROR_VARIABLE err LENGTH "${doc}" ${key})
+  if(NOT err AND n GREATER 0)
+    math(EXPR last "${n} - 1")
+    foreach(i RANGE ${last})
+      string(JSON b ERROR_VARIABLE err2 GET "${doc}" ${key} ${i} size_bytes)
+      if(NOT err2)
+        math(EXPR total "${total} + ${b}")
+      endif()
+    endforeach()
+  endif()
+  set(${out} ${total} PARENT_SCOPE)
+endfunction()
+
+_json_number(arena arena_size)
+_json_number(state state_size)
+_json_number(weights weights_size)
+_json_tensor_bytes(in_bytes inputs)
+_json_tensor_bytes(out_bytes outputs)
+
+set(problems "")
+if(NOT "${RAM_BUDGET}" STREQUAL "")
+  math(EXPR ram "${arena} + ${state}")
+  set(detail "arena ${arena} + state ${state}")
+  if(INCLUDE_IO)
+    math(EXPR ram "${ram} + ${in_bytes} + ${out_bytes}")
+    string(APPEND detail " + inputs ${in_bytes} + outputs ${out_bytes}")
+  endif()
+  if(ram GREATER RAM_BUDGET)
+    list(APPEND problems "needs ${ram} bytes of RAM (${detail}) but only ${RAM_BUDGET} are available")
+  endif()
+endif()
+if(NOT "${FLASH_BUDGET}" STREQUAL "" AND weights GREATER FLASH_BUDGET)
+  list(APPEND problems "needs ${weights} bytes of flash for weights but only ${FLASH_BUDGET} are available")
+endif()
+
+if(problems)
+  list(JOIN problems "; " text)
+  # One line, so build logs and tests can find it.
+  message(FATAL_ERROR "tinyaot: model '${MODEL_NAME}' does not fit ${BUDGET_NAME}: ${text} (model file ${MODEL_FILE})")
+endif()
+file(WRITE "${STAMP}" "arena=${arena} state=${state} weights=${weights} io=${in_bytes}+${out_bytes}\n")

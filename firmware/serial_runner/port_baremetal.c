@@ -1,0 +1,75 @@
+/*
+ * port_baremetal.c - tinyaot_port.h for the bare-metal boards in
+ * boards/baremetal/, and main().
+ */
+#include <stdint.h>
+
+#include "board.h"
+#include "tinyaot_port.h"
+
+/* Set by CMake to the descriptor symbol, e.g. tinyaot_hello_model. */
+extern const struct tinyaot_model TINYAOT_RUNNER_MODEL;
+
+#define STACK_PAINT 0xA5A5A5A5u
+
+static uint32_t *paint_top;
+
+uint8_t tinyaot_port_getc(void)
+{
+    return board_uart_getc();
+}
+
+void tinyaot_port_putc(uint8_t c)
+{
+    board_uart_putc(c);
+}
+
+uint64_t tinyaot_port_cycles(void)
+{
+    return board_cycles();
+}
+
+uint32_t tinyaot_port_cycles_hz(void)
+{
+    return TINYAOT_BOARD_CYCLES_HZ;
+}
+
+/*
+ * Fills the stack from its limit up to the current stack pointer with a
+ * pattern. Leaf function without locals in memory, so SP here is (within a
+ * few pushed registers) the caller's SP at the call to run().
+ */
+void tinyaot_port_stack_paint(void)
+{
+    uint32_t *p = (uint32_t *)(void *)__stack_limit;
+    uint32_t sp;
+
+    __asm__ volatile("mov %0, sp" : "=r"(sp));
+    paint_top = (uint32_t *)(sp & ~3u);
+    while (p < paint_top) {
+        *p++ = STACK_PAINT;
+    }
+}
+
+/* Bytes below paint_top that no longer hold the pattern: the deepest use. */
+uint32_t tinyaot_port_stack_used(void)
+{
+    const uint32_t *p = (const uint32_t *)(const void *)__stack_limit;
+    while (p < paint_top && *p == STACK_PAINT) {
+        p++;
+    }
+    return (uint32_t)((uintptr_t)paint_top - (uintptr_t)p);
+}
+
+uint8_t *tinyaot_port_io_buffer(uint32_t *size)
+{
+    *size = (uint32_t)(__free_ram_end - __free_ram_start);
+    return __free_ram_start;
+}
+
+int main(void)
+{
+    board_cycles_init();
+    tinyaot_runner(&TINYAOT_RUNNER_MODEL);
+    return 0;
+}
