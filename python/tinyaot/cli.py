@@ -1,6 +1,7 @@
 """The `tinyaot` command line: compile, run, inspect."""
 
 import argparse
+import os
 import sys
 import tempfile
 from pathlib import Path
@@ -39,6 +40,12 @@ def main(argv=None):
         return 1
     except KeyboardInterrupt:
         return 130
+    except Exception as e:  # a bug in tinyaot, not in the input: say so without a traceback
+        if os.environ.get("TINYAOT_DEBUG"):
+            raise
+        print(f"tinyaot: internal error ({type(e).__name__}: {e}); "
+              "rerun with TINYAOT_DEBUG=1 for a traceback and please report it", file=sys.stderr)
+        return 2
 
 
 def _add_codegen_args(p, name_required=True):

@@ -45,10 +45,18 @@ class ModelBuilder:
         self.outputs = []
 
     # ---- tensors ----
-    def tensor(self, name, dtype, shape, scale=None, zero_point=0, axis=0, data=None, variable=False):
-        """Adds a tensor; returns its index. scale/zero_point may be per-channel lists."""
+    def tensor(self, name, dtype, shape, scale=None, zero_point=0, axis=0, data=None, variable=False,
+               data_location=None):
+        """Adds a tensor; returns its index. scale/zero_point may be per-channel lists.
+
+        data_location=(offset, size) makes a buffer that points outside the
+        flatbuffer, as converters do for models over 2 GB (for frontend tests).
+        """
         buffer = 0
-        if data is not None:
+        if data_location is not None:
+            self.buffers.append(tuple(data_location))
+            buffer = len(self.buffers) - 1
+        elif data is not None:
             raw = np.ascontiguousarray(np.asarray(data, dtype=_NP[dtype])).tobytes()
             self.buffers.append(raw)
             buffer = len(self.buffers) - 1
@@ -144,6 +152,11 @@ class ModelBuilder:
 
     def _buffer(self, b, raw):
         m = _module("Buffer")
+        if isinstance(raw, tuple):
+            m.BufferStart(b)
+            m.BufferAddOffset(b, raw[0])
+            m.BufferAddSize(b, raw[1])
+            return m.BufferEnd(b)
         data = None
         if raw:
             b.StartVector(1, len(raw), 16)  # 16-byte aligned data, as the converter does

@@ -15,14 +15,14 @@ from tinyaot.testing import catalog
 STATEFUL = {"tflm_keyword_scrambled"}
 
 
-def check_against_tflm(path, name, out_dir, calls=20):
+def check_against_tflm(path, name, out_dir, calls=20, sanitize=False):
     model = compile_model(path, Options(name))
     emit(model, out_dir)
     report = json.loads((out_dir / f"{name}.json").read_text())
     # The planner's figures must hold: arena at the lower bound, or a note saying why not.
     assert report["lower_bound"] == model.lower_bound
     assert report["arena_size"] == model.lower_bound or report["notes"]
-    with HostModel(out_dir, name) as host:
+    with HostModel(out_dir, name, sanitize=sanitize) as host:
         def run(inputs):
             for i, x in enumerate(inputs):
                 host.set_input(i, x)

@@ -96,6 +96,9 @@ class _Reader:
             self.fail(f"unsupported shape {list(shape)} (dynamic or rank above {_MAX_RANK})", tensor=name)
         tensor = Tensor(i, name, dtype, shape, quant=self.quantization(t, name, shape),
                         is_variable=bool(t.IsVariable()))
+        if tensor.nbytes >= 2**31:
+            self.fail(f"shape {list(shape)} needs {tensor.nbytes} bytes, more than a 32-bit target addresses",
+                      tensor=name)
         tensor.data = self.buffer_data(t.Buffer(), tensor)
         return tensor
 

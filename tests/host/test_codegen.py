@@ -1,0 +1,127 @@
+"""Generated C: deterministic, warning-free on host and Cortex-M, sanitizer-clean,
+and several models link into one binary."""
+
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT, SHARED_MODEL_NAMES, SHARED_MODELS
+from tinyaot.codegen.emit import emit
+from tinyaot.compiler import Options, compile_model
+from tinyaot.host import SANITIZE_FLAGS, WARNING_FLAGS
+from tinyaot.testing import catalog
+
+
+def all_models(own_models_dir):
+    models = {n: own_models_dir / f"{n}.tflite" for n in catalog.names()}
+    for n in SHARED_MODEL_NAMES:
+        if (SHARED_MODELS / f"{n}.tflite").exists():
+            models[n] = SHARED_MODELS / f"{n}.tflite"
+    return models
+
+
+def generate(path, name, out):
+    emit(compile_model(path, Options(name)), out)
+    return out
+
+
+def folder_bytes(folder):
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+
+
+def test_generating_twice_gives_identical_folders(own_models_dir, tmp_path):
+    for name, path in all_models(own_models_dir).items():
+        a = generate(path, name, tmp_path / name / "a")
+        b = generate(path, name, tmp_path / name / "b")
+        assert folder_bytes(a) == folder_bytes(b), name
+
+
+@pytest.mark.parametrize("compiler,flags", [
+    ("gcc", ["-O2"]),
+    ("arm-none-eabi-gcc", ["-Os", "-mcpu=cortex-m0", "-mthumb"]),
+    ("arm-none-eabi-gcc", ["-O2", "-mcpu=cortex-m3", "-mthumb"]),
+])
+def test_compiles_without_warnings(own_models_dir, tmp_path, compiler, flags):
+    if not shutil.which(compiler):
+        pytest.skip(f"{compiler} is not installed (scripts/setup.sh installs it)")
+    for name, path in all_models(own_models_dir).items():
+        out = generate(path, name, tmp_path / name)
+        result = subprocess.run([compiler, *WARNING_FLAGS, "-pedantic", *flags, "-c", "-I", str(out),
+                                 str(out / f"{name}.c"), "-o", str(tmp_path / f"{name}.o")],
+                                capture_output=True, text=True)
+        assert result.returncode == 0, f"{name}:\n{result.stderr}"
+
+
+SANITIZER_SCRIPT = """
+import sys
+sys.path.insert(0, {python!r})
+sys.path.insert(0, {tests!r})
+from host.test_models_host import check_against_tflm
+import pathlib
+check_against_tflm(pathlib.Path({model!r}), {name!r}, pathlib.Path({out!r}), calls=5, sanitize=True)
+print("SANITIZED-OK")
+"""
+
+
+def test_runs_clean_under_address_and_undefined_sanitizers(own_models_dir, tmp_path):
+    libasan = subprocess.run(["gcc", "-print-file-name=libasan.so"], capture_output=True, text=True).stdout.strip()
+    if not os.path.isabs(libasan):
+        pytest.skip("gcc has no libasan")
+    env = dict(os.environ, LD_PRELOAD=libasan, ASAN_OPTIONS="detect_leaks=0",
+               UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1")
+    for name, path in all_models(own_models_dir).items():
+        script = SANITIZER_SCRIPT.format(python=str(ROOT / "python"), tests=str(ROOT / "tests"),
+                                         model=str(path), name=name, out=str(tmp_path / name))
+        result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env)
+        assert "SANITIZED-OK" in result.stdout, f"{name}:\n{result.stdout}\n{result.stderr[-4000:]}"
+
+
+TWO_MODELS_MAIN = r"""
+#include <stdio.h>
+#include "first.h"
+#include "second.h"
+int main(void)
+{
+    const struct tinyaot_model *models[2] = { &tinyaot_first_model, &tinyaot_second_model };
+    int8_t in[256] = {0}, out[256];
+    void *ins[1] = { in }, *outs[1] = { out };
+    int i;
+    for (i = 0; i < 2; i++) {
+        if (models[i]->run(ins, outs) != 0) return 1;
+        printf("%s %u\n", models[i]->name, (unsigned)models[i]->arena_size);
+    }
+    return 0;
+}
+"""
+
+
+def test_two_models_link_into_one_binary(own_model, tmp_path):
+    first = generate(own_model("fc_relu_per_tensor"), "first", tmp_path / "first")
+    second = generate(own_model("reshape_views"), "second", tmp_path / "second")
+    (tmp_path / "main.c").write_text(TWO_MODELS_MAIN)
+    exe = tmp_path / "two"
+    result = subprocess.run(["gcc", *WARNING_FLAGS, "-I", str(first), "-I", str(second), str(tmp_path / "main.c"),
+                             str(first / "first.c"), str(second / "second.c"), "-o", str(exe)],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    run = subprocess.run([str(exe)], capture_output=True, text=True)
+    assert run.returncode == 0
+    assert run.stdout.splitlines() == ["first 16", "second 16"]
+    symbols = subprocess.run(["nm", str(exe)], capture_output=True, text=True).stdout
+    assert "tinyaot_first_arena" in symbols and "tinyaot_second_arena" in symbols
+    assert "tinyaot_first_w1_w1" in symbols  # every weight is a named symbol
+
+
+def test_null_pointers_are_refused(own_model, tmp_path):
+    out = generate(own_model("fc_relu_per_tensor"), "m", tmp_path / "m")
+    (tmp_path / "main.c").write_text(
+        '#include "m.h"\nint main(void){ int8_t x[24]; struct tinyaot_m_inputs in = { x };\n'
+        ' struct tinyaot_m_outputs out = { NULL };\n'
+        ' return tinyaot_m_run(&in, &out) == TINYAOT_ERROR_NULL_POINTER && tinyaot_m_run(NULL, &out) == -1 ? 0 : 1; }\n')
+    exe = tmp_path / "nullcheck"
+    subprocess.run(["gcc", *WARNING_FLAGS, "-I", str(out), str(tmp_path / "main.c"), str(out / "m.c"), "-o",
+                    str(exe)], check=True)
+    assert subprocess.run([str(exe)]).returncode == 0

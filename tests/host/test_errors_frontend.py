@@ -1,0 +1,110 @@
+"""Bad model files end in one clear error that names the problem, never a traceback."""
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+import tflite
+
+from conftest import ROOT
+from tinyaot.compiler import Options, compile_model
+from tinyaot.errors import TinyAotError
+from tinyaot.frontend.tflite_reader import parse_tflite
+from tinyaot.modelbuilder import ModelBuilder, random_int8
+
+
+def fc_model(**overrides):
+    """x[1,8] -> FULLY_CONNECTED -> y[1,4]; overrides tweak one piece."""
+    rng = np.random.default_rng(0)
+    mb = ModelBuilder()
+    x = mb.input("x", overrides.get("in_dtype", "int8"), [1, 8], scale=0.1, zero_point=0)
+    w = mb.tensor("w", "int8", overrides.get("w_shape", [4, 8]), scale=0.01, data=random_int8(rng, (4, 8)),
+                  data_location=overrides.get("w_location"))
+    y = mb.tensor("y", "int8", [1, 4], scale=0.1, zero_point=0)
+    mb.op(overrides.get("op", "FULLY_CONNECTED"), [x, w, -1], [y], "FullyConnectedOptions")
+    mb.output(y)
+    return mb.build()
+
+
+def compile_bytes(tmp_path, data):
+    path = tmp_path / "bad.tflite"
+    path.write_bytes(data)
+    return compile_model(path, Options("bad"))
+
+
+def test_truncated_file(tmp_path):
+    data = fc_model()
+    with pytest.raises(TinyAotError, match=r"bad\.tflite: malformed or truncated TFLite flatbuffer"):
+        compile_bytes(tmp_path, data[: len(data) // 2])
+
+
+def test_not_a_tflite_file(tmp_path):
+    with pytest.raises(TinyAotError, match=r"bad\.tflite: not a TFLite model \(no 'TFL3' file identifier\)"):
+        compile_bytes(tmp_path, b"\x7fELF" + bytes(100))
+
+
+def test_missing_file(tmp_path):
+    with pytest.raises(TinyAotError, match=r"nope\.tflite: cannot read model: No such file"):
+        compile_model(tmp_path / "nope.tflite", Options("x"))
+
+
+def test_unsupported_operator_named_with_index(tmp_path):
+    with pytest.raises(TinyAotError, match=r"bad\.tflite: operator 0 \(TANH\): operator is not supported "
+                                           r"\(supported: .*FULLY_CONNECTED"):
+        compile_bytes(tmp_path, fc_model(op="TANH"))
+
+
+def test_unsupported_dtype_names_tensor():
+    mb = ModelBuilder()
+    mb.output(mb.input("half", "int16", [1, 2]))
+    model = mb.build()
+    # ModelBuilder cannot write FLOAT16, so patch the tensor's type field (INT16=7 -> FLOAT16=1).
+    tensor = tflite.Model.GetRootAsModel(model, 0).Subgraphs(0).Tensors(0)
+    patched = bytearray(model)
+    patched[tensor._tab.Pos + tensor._tab.Offset(6)] = 1
+    with pytest.raises(TinyAotError, match=r"half\.tflite: tensor 'half': unsupported dtype FLOAT16"):
+        parse_tflite(bytes(patched), "half.tflite")
+
+
+def test_data_that_does_not_match_shape(tmp_path):
+    with pytest.raises(TinyAotError, match=r"tensor 'w': holds 32 bytes of data, but shape \[4, 9\] of int8 needs 36"):
+        compile_bytes(tmp_path, fc_model(w_shape=[4, 9]))
+
+
+def test_buffer_offset_out_of_range(tmp_path):
+    with pytest.raises(TinyAotError, match=r"tensor 'w': buffer 1 lies at bytes 1000000\.\.1000032, past the end"):
+        compile_bytes(tmp_path, fc_model(w_location=(1_000_000, 32)))
+
+
+def test_bad_model_name():
+    with pytest.raises(TinyAotError, match=r"model name 'My-Model' must be a lower-case C identifier"):
+        compile_model("unused.tflite", Options("My-Model"))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_random_corruption_never_crashes(seed):
+    """Flipped bytes and cut files give TinyAotError or a valid graph, nothing else."""
+    data = fc_model()
+    rng = np.random.default_rng(seed)
+    for _ in range(300):
+        damaged = bytearray(data[: rng.integers(8, len(data) + 1)])
+        for _ in range(rng.integers(0, 8)):
+            damaged[rng.integers(0, len(damaged))] = rng.integers(0, 256)
+        try:
+            parse_tflite(bytes(damaged), "fuzz.tflite")
+        except TinyAotError as e:
+            assert str(e).startswith("fuzz.tflite")
+
+
+def test_cli_prints_one_line_not_a_traceback(tmp_path):
+    path = tmp_path / "bad.tflite"
+    path.write_bytes(fc_model(op="TANH"))
+    result = subprocess.run([sys.executable, "-m", "tinyaot", "compile", str(path), "--name", "m",
+                             "--out", str(tmp_path / "out")], capture_output=True, text=True,
+                            env={"PYTHONPATH": str(ROOT / "python"), "PATH": "/usr/bin:/bin"})
+    assert result.returncode == 1
+    assert result.stderr.startswith("tinyaot: error: ")
+    assert "operator 0 (TANH): operator is not supported" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert not (tmp_path / "out").exists()

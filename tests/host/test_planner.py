@@ -1,0 +1,69 @@
+"""The memory planner: lifetimes, the lower bound, placement, and the verifier."""
+
+import pytest
+
+from tinyaot.errors import TinyAotError
+from tinyaot.planner.greedy import align_up, lower_bound, plan
+from tinyaot.planner.lifetimes import Buffer
+from tinyaot.planner.verify import verify_plan
+
+
+def buffers(*specs):
+    return [Buffer(f"b{i}", size, first, last) for i, (size, first, last) in enumerate(specs)]
+
+
+def test_lower_bound_is_the_largest_live_sum_after_alignment():
+    bs = buffers((10, 0, 1), (20, 1, 2), (40, 2, 3))
+    # step 1: 16 + 32; step 2: 32 + 48
+    assert lower_bound(bs, 16) == 80
+    assert lower_bound(bs, 4) == 20 + 40
+
+
+def test_chain_reuses_memory_and_reaches_the_bound():
+    bs = buffers((100, 0, 1), (100, 1, 2), (100, 2, 3), (100, 3, 4))
+    size = plan(bs, 16)
+    assert size == lower_bound(bs, 16) == 2 * align_up(100, 16)
+    verify_plan(bs, size, 16, "m")
+
+
+def test_best_fit_fills_the_smallest_gap():
+    # a and c live throughout with a hole between them once b (step 0 only) is gone.
+    bs = buffers((64, 0, 3), (32, 0, 0), (64, 0, 3), (16, 2, 3), (32, 1, 3))
+    size = plan(bs, 16)
+    verify_plan(bs, size, 16, "m")
+    assert size == lower_bound(bs, 16) == 64 + 64 + 32 + 16
+
+
+def test_offsets_respect_alignment():
+    bs = buffers((3, 0, 0), (5, 0, 0), (7, 0, 0))
+    size = plan(bs, 8)
+    assert all(b.offset % 8 == 0 for b in bs)
+    assert size == 24
+
+
+def test_verifier_rejects_overlap_of_live_buffers():
+    bs = buffers((32, 0, 1), (32, 1, 2))
+    bs[0].offset = bs[1].offset = 0
+    with pytest.raises(TinyAotError, match=r"m: internal error, memory plan is invalid: buffers 'b0' and 'b1' "
+                                           r"are live at the same step and overlap"):
+        verify_plan(bs, 64, 16, "m")
+
+
+def test_verifier_rejects_buffer_past_the_arena():
+    bs = buffers((32, 0, 1))
+    bs[0].offset = 16
+    with pytest.raises(TinyAotError, match=r"buffer 'b0' ends at 48, past the 32-byte arena"):
+        verify_plan(bs, 32, 16, "m")
+
+
+def test_verifier_rejects_misaligned_offset():
+    bs = buffers((32, 0, 1))
+    bs[0].offset = 4
+    with pytest.raises(TinyAotError, match=r"buffer 'b0' has offset 4, not a multiple of 16"):
+        verify_plan(bs, 64, 16, "m")
+
+
+def test_disjoint_lifetimes_may_share_bytes():
+    bs = buffers((32, 0, 0), (32, 1, 1))
+    assert plan(bs, 16) == 32
+    assert bs[0].offset == bs[1].offset == 0
