@@ -1,0 +1,170 @@
+/*
+ * port_zephyr.c - tinyaot_port.h on Zephyr, for the shared serial runner
+ * (firmware/serial_runner/runner.c), and main().
+ *
+ * The protocol owns the console UART (zephyr,console in devicetree); prj.conf
+ * turns the console and boot banner off so no text mixes with frames.
+ */
+#include <stdint.h>
+
+/* Zephyr >= 3.1 moved its headers under zephyr/; 2.5 only has the old paths. */
+#if defined(__has_include)
+#if __has_include(<zephyr/kernel.h>)
+#include <zephyr/kernel.h>
+#include <zephyr/device.h>
+#include <zephyr/drivers/uart.h>
+#include <zephyr/sys/ring_buffer.h>
+#include <zephyr/version.h>
+#define HAVE_ZEPHYR_PREFIX 1
+#endif
+#endif
+#ifndef HAVE_ZEPHYR_PREFIX
+#include <zephyr.h>
+#include <device.h>
+#include <drivers/uart.h>
+#include <sys/ring_buffer.h>
+#include <version.h>
+#endif
+
+#include "tinyaot_port.h"
+#include "serial_inference_io.h" /* SERIAL_INFERENCE_IO_BYTES, from the model's JSON */
+
+/* Set by CMake to the descriptor symbol, e.g. tinyaot_hello_world_model. */
+extern const struct tinyaot_model TINYAOT_RUNNER_MODEL;
+
+#define STACK_PAINT 0xA5u
+/* Bytes left unpainted below paint()'s own frame, so it never overwrites itself. */
+#define PAINT_MARGIN 64u
+
+static const struct device *const uart = DEVICE_DT_GET(DT_CHOSEN(zephyr_console));
+
+/* Input and output tensors; sized for this model at build time. */
+static uint8_t io_buffer[SERIAL_INFERENCE_IO_BYTES] __aligned(8);
+
+#ifdef CONFIG_UART_INTERRUPT_DRIVEN
+/*
+ * Received bytes go through a ring buffer filled by the UART interrupt, so a
+ * host that sends a whole frame at once loses nothing while the runner is
+ * busy (a UART's hardware FIFO is a few bytes at most).
+ */
+#define RX_BUF_SIZE 512
+RING_BUF_DECLARE(rx_ring, RX_BUF_SIZE);
+K_SEM_DEFINE(rx_sem, 0, 1);
+
+static void uart_isr(const struct device *dev, void *user_data)
+{
+	uint8_t buf[16];
+	int n;
+
+	(void)user_data;
+	while (uart_irq_update(dev) && uart_irq_is_pending(dev)) {
+		if (!uart_irq_rx_ready(dev)) {
+			continue;
+		}
+		n = uart_fifo_read(dev, buf, sizeof(buf));
+		if (n > 0) {
+			/* A full ring drops bytes; the runner then answers "bad CRC". */
+			(void)ring_buf_put(&rx_ring, buf, (uint32_t)n);
+			k_sem_give(&rx_sem);
+		}
+	}
+}
+
+uint8_t tinyaot_port_getc(void)
+{
+	uint8_t c;
+
+	while (ring_buf_get(&rx_ring, &c, 1) == 0) {
+		(void)k_sem_take(&rx_sem, K_FOREVER);
+	}
+	return c;
+}
+#else
+uint8_t tinyaot_port_getc(void)
+{
+	unsigned char c;
+
+	while (uart_poll_in(uart, &c) != 0) {
+		k_yield();
+	}
+	return c;
+}
+#endif
+
+void tinyaot_port_putc(uint8_t c)
+{
+	uart_poll_out(uart, c);
+}
+
+/* k_cycle_get_32() extended to 64 bits; the runner reads it at least once per
+ * request, far more often than the counter wraps. */
+uint64_t tinyaot_port_cycles(void)
+{
+	static uint32_t last;
+	static uint32_t high;
+	uint32_t now = k_cycle_get_32();
+
+	if (now < last) {
+		high++;
+	}
+	last = now;
+	return ((uint64_t)high << 32) | now;
+}
+
+uint32_t tinyaot_port_cycles_hz(void)
+{
+	return (uint32_t)sys_clock_hw_cycles_per_sec();
+}
+
+/* Top of the painted area, as an address (the frame it came from is gone). */
+static uintptr_t paint_top;
+
+/*
+ * Paints the current thread's unused stack (its bottom up to just below this
+ * frame). The address of a local stands in for the stack pointer: plain C.
+ */
+void tinyaot_port_stack_paint(void)
+{
+	volatile uint8_t here = 0;
+	uint8_t *p = (uint8_t *)k_current_get()->stack_info.start;
+
+	paint_top = (uintptr_t)&here - PAINT_MARGIN;
+	while ((uintptr_t)p < paint_top) {
+		*p++ = STACK_PAINT;
+	}
+	(void)here;
+}
+
+uint32_t tinyaot_port_stack_used(void)
+{
+	const uint8_t *p = (const uint8_t *)k_current_get()->stack_info.start;
+
+	while ((uintptr_t)p < paint_top && *p == STACK_PAINT) {
+		p++;
+	}
+	/* + margin: the unpainted gap was in use by paint() and by run() alike. */
+	return (uint32_t)(paint_top - (uintptr_t)p) + PAINT_MARGIN;
+}
+
+uint8_t *tinyaot_port_io_buffer(uint32_t *size)
+{
+	*size = (uint32_t)sizeof(io_buffer);
+	return io_buffer;
+}
+
+/* Zephyr 3.4 made main() return int; older kernels declare it void. */
+#if KERNEL_VERSION_NUMBER >= 0x030400
+int main(void)
+#else
+void main(void)
+#endif
+{
+#ifdef CONFIG_UART_INTERRUPT_DRIVEN
+	uart_irq_callback_user_data_set(uart, uart_isr, NULL);
+	uart_irq_rx_enable(uart);
+#endif
+	tinyaot_runner(&TINYAOT_RUNNER_MODEL); /* does not return */
+#if KERNEL_VERSION_NUMBER >= 0x030400
+	return 0;
+#endif
+}
