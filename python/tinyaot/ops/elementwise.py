@@ -1,0 +1,142 @@
+"""ADD and MUL, int8, with TFLite's broadcasting (up to 6 dimensions).
+
+Both follow TFLM: ADD is reference_integer_ops::AddFunc with the rescaling set
+up by CalculateOpDataAdd (left_shift 20, every multiplier below one), MUL is
+MulElementwise with the multiplier from CalculateOpDataMul. TFLM's broadcast
+and non-broadcast paths compute the same function per element, so one kernel
+serves both: the broadcast is a table of dimensions and per-input strides
+worked out here, with dimensions merged wherever they walk memory alike.
+"""
+
+import numpy as np
+
+from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, TensorRef
+from tinyaot.quant import quantize_multiplier
+
+MAX_DIMS = 6  # TFLM's BroadcastBinaryFunction6DSlow / BroadcastMul6DSlow
+
+
+def broadcast_shape(ctx, a, b):
+    """The shape TFLite broadcasts a and b to (dimensions aligned on the right)."""
+    rank = max(len(a.shape), len(b.shape))
+    ea = (1,) * (rank - len(a.shape)) + tuple(a.shape)
+    eb = (1,) * (rank - len(b.shape)) + tuple(b.shape)
+    out = []
+    for da, db in zip(ea, eb):
+        ctx.expect(da == db or da == 1 or db == 1,
+                   f"input shapes {list(a.shape)} and {list(b.shape)} do not broadcast "
+                   "(each dimension must match or be 1)", b.index)
+        out.append(max(da, db))
+    return tuple(out)
+
+
+def broadcast_table(shape_a, shape_b, out_shape):
+    """(dims, strides_a, strides_b) walking the output in order, merged to few dimensions.
+
+    A stride is 0 where that input is broadcast. Adjacent dimensions merge when
+    both inputs step through them as through one longer dimension.
+    """
+    rank = len(out_shape)
+    dims = list(out_shape)
+    strides = []
+    for shape in (shape_a, shape_b):
+        ext = (1,) * (rank - len(shape)) + tuple(shape)
+        s, step = [0] * rank, 1
+        for d in reversed(range(rank)):
+            s[d] = step if ext[d] != 1 else 0
+            step *= ext[d]
+        strides.append(s)
+    # Dimensions of size 1 are not walked at all.
+    keep = [d for d in range(rank) if dims[d] != 1]
+    dims = [dims[d] for d in keep] or [1]
+    sa = [strides[0][d] for d in keep] or [0]
+    sb = [strides[1][d] for d in keep] or [0]
+    d = len(dims) - 2
+    while d >= 0:
+        if sa[d] == sa[d + 1] * dims[d + 1] and sb[d] == sb[d + 1] * dims[d + 1]:
+            dims[d:d + 2] = [dims[d] * dims[d + 1]]
+            sa[d:d + 2] = [sa[d + 1]]
+            sb[d:d + 2] = [sb[d + 1]]
+        d -= 1
+    return dims, sa, sb
+
+
+def _common(ctx):
+    """Checks shared by ADD and MUL; returns (in1, in2, out, broadcast args)."""
+    ctx.expect(len(ctx.op.inputs) == 2, f"expects 2 inputs, has {len(ctx.op.inputs)}")
+    a, b, out = ctx.input(0), ctx.input(1), ctx.output()
+    for t in (a, b, out):
+        ctx.expect_dtype(t, "int8")
+        ctx.expect_quantized(t)
+        ctx.expect(float(t.scale) > 0.0, "quantization scale must be positive", t.index)
+    shape = broadcast_shape(ctx, a, b)
+    ctx.expect(len(shape) <= MAX_DIMS, f"broadcast over {len(shape)} dimensions (at most {MAX_DIMS})")
+    ctx.expect(tuple(out.shape) == shape,
+               f"output shape {list(out.shape)} is not the broadcast shape {list(shape)} "
+               f"of {list(a.shape)} and {list(b.shape)}", out.index)
+    dims, sa, sb = broadcast_table(a.shape, b.shape, shape)
+    walk = [ParamArray("int32_t", np.array(dims, np.int32)),
+            ParamArray("int32_t", np.array(sa, np.int32)),
+            ParamArray("int32_t", np.array(sb, np.int32))]
+    return a, b, out, len(dims), walk
+
+
+def _multiplier_below_one(ctx, real, what, tensor):
+    """tflite::QuantizeMultiplierSmallerThanOneExp (which asserts shift <= 0)."""
+    m, s = quantize_multiplier(real)
+    ctx.expect(s <= 0, f"{what} rescale factor {real:.6g} is not below 1: the output scale is too "
+                       "small for the input scales (TFLM does not support this)", tensor)
+    return m, s
+
+
+def lower_add(ctx):
+    a, b, out, rank, walk = _common(ctx)
+    left_shift = 20  # CalculateOpDataAdd: 20 for int8
+    # In double, from the float32 scales, exactly as CalculateOpDataAdd.
+    twice_max = 2.0 * float(max(a.scale, b.scale))
+    m1, s1 = _multiplier_below_one(ctx, float(a.scale) / twice_max, "input 1", a.index)
+    m2, s2 = _multiplier_below_one(ctx, float(b.scale) / twice_max, "input 2", b.index)
+    mo, so = _multiplier_below_one(ctx, twice_max / ((1 << left_shift) * float(out.scale)), "output",
+                                   out.index)
+    act_min, act_max = ctx.activation(out)
+    params = ParamStruct("struct tinyaot_add_params", {
+        "size": out.num_elements,
+        "rank": rank,
+        "left_shift": left_shift,
+        "input1_offset": -a.zero_point,
+        "input1_multiplier": m1,
+        "input1_shift": s1,
+        "input2_offset": -b.zero_point,
+        "input2_multiplier": m2,
+        "input2_shift": s2,
+        "output_offset": out.zero_point,
+        "output_multiplier": mo,
+        "output_shift": so,
+        "act_min": act_min,
+        "act_max": act_max,
+    })
+    return [KernelCall("tinyaot_add_s8", [params, *walk, TensorRef(a.index), TensorRef(b.index),
+                                           TensorRef(out.index)])]
+
+
+def lower_mul(ctx):
+    a, b, out, rank, walk = _common(ctx)
+    # In double, from the float32 scales, exactly as CalculateOpDataMul.
+    m, s = quantize_multiplier(float(a.scale) * float(b.scale) / float(out.scale))
+    act_min, act_max = ctx.activation(out)
+    params = ParamStruct("struct tinyaot_mul_params", {
+        "size": out.num_elements,
+        "rank": rank,
+        "input1_offset": -a.zero_point,
+        "input2_offset": -b.zero_point,
+        "output_offset": out.zero_point,
+        "output_multiplier": m,
+        "output_shift": s,
+        "act_min": act_min,
+        "act_max": act_max,
+    })
+    return [KernelCall("tinyaot_mul_s8", [params, *walk, TensorRef(a.index), TensorRef(b.index),
+                                           TensorRef(out.index)])]
+
+
+OPS = {"ADD": lower_add, "MUL": lower_mul}
