@@ -4,8 +4,8 @@
 # the model cannot fit the budget. Inputs (-D): JSON MODEL_NAME MODEL_FILE
 # RAM_BUDGET FLASH_BUDGET INCLUDE_IO BUDGET_NAME STAMP.
 #
-# JSON keys read (top level): arena_size, state_size, weights_size, and
-# inputs[] / outputs[] with size_bytes each. A missing key counts as 0.
+# JSON keys read (top level): arena_size, state_size, weight_bytes, and
+# inputs[] / outputs[] with bytes each. A missing key counts as 0.
 
 cmake_minimum_required(VERSION 3.20)
 
@@ -30,7 +30,7 @@ function(_json_tensor_bytes out key)
   if(NOT err AND n GREATER 0)
     math(EXPR last "${n} - 1")
     foreach(i RANGE ${last})
-      string(JSON b ERROR_VARIABLE err2 GET "${doc}" ${key} ${i} size_bytes)
+      string(JSON b ERROR_VARIABLE err2 GET "${doc}" ${key} ${i} bytes)
       if(NOT err2)
         math(EXPR total "${total} + ${b}")
       endif()
@@ -41,7 +41,7 @@ endfunction()
 
 _json_number(arena arena_size)
 _json_number(state state_size)
-_json_number(weights weights_size)
+_json_number(weights weight_bytes)
 _json_tensor_bytes(in_bytes inputs)
 _json_tensor_bytes(out_bytes outputs)
 

@@ -4,7 +4,8 @@ set(TINYAOT_BOARD_CPU_FLAGS -mcpu=cortex-m3 -mthumb -mfloat-abi=soft)
 set(TINYAOT_BOARD_FLASH_SIZE 262144)
 set(TINYAOT_BOARD_RAM_SIZE 65536)
 set(TINYAOT_BOARD_STACK_SIZE 4096)
-# Reset clock of the LM3S6965 as QEMU models it (measured, see README).
-set(TINYAOT_BOARD_CYCLES_HZ 12000000)
+# Core clock (and SysTick) of QEMU's LM3S6965 after reset, measured against a
+# known instruction count under -icount (see boards/baremetal/README.md).
+set(TINYAOT_BOARD_CYCLES_HZ 12500000)
 set(TINYAOT_BOARD_QEMU_ARGS -machine lm3s6965evb)
 include("${CMAKE_CURRENT_LIST_DIR}/../common/baremetal.cmake")

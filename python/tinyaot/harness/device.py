@@ -158,18 +158,16 @@ class Device:
         last = None
         while time.monotonic() < deadline:
             try:
-                self.port.reset_input_buffer()
+                # Late answers to an earlier attempt would look like garbage.
+                self._drain(0.05)
                 self.port.write(P.encode_frame(P.CMD_INFO))
                 self.port.flush()
                 self._receive(P.CMD_INFO, attempt_timeout)
                 self._drain()
                 return
-            except (DeviceTimeout, DeviceError) as exc:
-                last = exc
-            except ProtocolError as exc:
-                # Garbage stays garbage: give up unless it was a half frame.
-                if "garbage" in str(exc):
-                    raise
+            except DeviceFault:
+                raise
+            except (DeviceTimeout, DeviceError, ProtocolError) as exc:
                 last = exc
         raise DeviceTimeout(f"timeout: {self.description} did not answer within {timeout:g} s"
                             f" after start-up (last: {last})")

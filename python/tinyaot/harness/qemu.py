@@ -17,9 +17,10 @@ import time
 from .errors import HarnessError
 
 QEMU = os.environ.get("TINYAOT_QEMU", "qemu-system-arm")
-# Virtual time per instruction is 2**shift ns. shift=0 keeps the guest fast;
-# counts are deterministic for any shift (see firmware/serial_runner/PROTOCOL.md).
-DEFAULT_ICOUNT_SHIFT = 0
+# Virtual time per instruction is 2**shift ns. Any shift is deterministic;
+# 6 (64 ns) is close to one SysTick tick (62.5 ns at 16 MHz, 80 ns at 12.5 MHz),
+# so instruction counts derived from ticks are exact to about one instruction.
+DEFAULT_ICOUNT_SHIFT = 6
 
 _PTY_RE = re.compile(rb"char device redirected to (/dev/\S+)")
 _live = set()
