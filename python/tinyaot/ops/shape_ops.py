@@ -1,0 +1,131 @@
+"""CONCATENATION and PAD/PADV2: operators that only move int8 values around.
+
+TFLM copies bytes for both (reference_ops::Concatenation, reference_ops::Pad);
+no value is rescaled. For int8 CONCATENATION, TFLM's Prepare rejects inputs
+whose scale or zero point differs from the output's, so we do too rather than
+invent a rescaling TFLM does not have.
+"""
+
+import numpy as np
+
+from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, TensorRef
+
+MAX_CONCAT_INPUTS = 10  # TFLM's kMaxInputNum
+MAX_CONCAT_DIMS = 6  # RuntimeShape::kMaxSmallSize
+MAX_PAD_DIMS = 5  # reference_ops::PadKernelMaxDimensionCount()
+
+
+def _same_quantization(ctx, t, out, what):
+    ctx.expect_quantized(t)
+    ctx.expect(float(t.scale) == float(out.scale) and t.zero_point == out.zero_point,
+               f"{what} quantization (scale {float(t.scale):.9g}, zero point {t.zero_point}) differs from "
+               f"the output's (scale {float(out.scale):.9g}, zero point {out.zero_point}); "
+               "TFLM's int8 kernel does not rescale, so it requires them equal", t.index)
+
+
+def lower_concatenation(ctx):
+    out = ctx.output()
+    inputs = [ctx.input(k) for k in range(len(ctx.op.inputs))]
+    ctx.expect(1 <= len(inputs) <= MAX_CONCAT_INPUTS,
+               f"has {len(inputs)} inputs (1 to {MAX_CONCAT_INPUTS} are supported, as in TFLM)")
+    ctx.expect(ctx.op.options.get("fused_activation_function", 0) == 0,
+               "a fused activation is not supported (TFLM requires NONE)")
+    ctx.expect_dtype(out, "int8")
+    ctx.expect_quantized(out)
+    rank = len(out.shape)
+    ctx.expect(1 <= rank <= MAX_CONCAT_DIMS, f"output rank {rank} is not supported (1 to {MAX_CONCAT_DIMS})",
+               out.index)
+    axis = int(ctx.op.options.get("axis", 0))
+    ctx.expect(-rank <= axis < rank, f"axis {axis} is out of range for rank {rank}")
+    axis = axis + rank if axis < 0 else axis
+    total = 0
+    for k, t in enumerate(inputs):
+        ctx.expect_dtype(t, "int8")
+        _same_quantization(ctx, t, out, f"input {k}")
+        ctx.expect(len(t.shape) == rank and all(t.shape[d] == out.shape[d] for d in range(rank) if d != axis),
+                   f"input {k} shape {list(t.shape)} does not match output shape {list(out.shape)} "
+                   f"outside axis {axis}", t.index)
+        total += t.shape[axis]
+    ctx.expect(total == out.shape[axis],
+               f"inputs add up to {total} along axis {axis}, but the output has {out.shape[axis]}", out.index)
+
+    # Every input is a [outer, dim * inner] block; its rows go side by side in the output.
+    outer = int(np.prod(out.shape[:axis], dtype=np.int64))
+    inner = int(np.prod(out.shape[axis + 1:], dtype=np.int64)) * out.itemsize
+    row = out.shape[axis] * inner
+    calls, offset = [], 0
+    for t in inputs:
+        width = t.shape[axis] * inner
+        if width:
+            calls.append(KernelCall("tinyaot_concat", [ParamStruct("struct tinyaot_concat_params", {
+                "rows": outer,
+                "row_bytes": width,
+                "output_row_bytes": row,
+                "output_offset": offset,
+            }), TensorRef(t.index), TensorRef(out.index)]))
+        offset += width
+    return calls
+
+
+def lower_pad(ctx):
+    n_in = len(ctx.op.inputs)
+    ctx.expect(n_in in (2, 3), f"has {n_in} inputs (expects input, paddings and an optional pad value)")
+    inp, paddings, out = ctx.input(0), ctx.input(1), ctx.output()
+    value = ctx.input(2, optional=True) if n_in > 2 else None
+    ctx.expect(inp.num_elements > 0, f"empty input shape {list(inp.shape)} is not supported", inp.index)
+    ctx.expect_dtype(inp, "int8")
+    ctx.expect_dtype(out, "int8")
+    ctx.expect_quantized(out)
+    rank = len(inp.shape)
+    ctx.expect(rank <= MAX_PAD_DIMS, f"input rank {rank} is above {MAX_PAD_DIMS} (TFLM's limit)", inp.index)
+    ctx.expect(len(out.shape) == rank, f"output rank {len(out.shape)} differs from input rank {rank}",
+               out.index)
+    ctx.expect_dtype(paddings, "int32")
+    ctx.expect_constant(paddings)
+    ctx.expect(paddings.num_elements == 2 * rank,
+               f"paddings must hold {rank} (before, after) pairs, has shape {list(paddings.shape)}",
+               paddings.index)
+    pads = np.asarray(paddings.data, np.int64).reshape(rank, 2)
+    ctx.expect(not np.any(pads < 0), f"negative paddings {pads.tolist()} are not supported", paddings.index)
+    expected = [int(inp.shape[d] + pads[d, 0] + pads[d, 1]) for d in range(rank)]
+    ctx.expect(list(out.shape) == expected,
+               f"output shape {list(out.shape)} is not input shape {list(inp.shape)} padded by "
+               f"{pads.tolist()}, {expected}", out.index)
+    if value is None:
+        pad_value = out.zero_point  # the quantized 0.0
+        ctx.expect(-128 <= pad_value <= 127, "output zero point is outside int8", out.index)
+    else:
+        ctx.expect_dtype(value, "int8")
+        ctx.expect_constant(value)
+        ctx.expect(value.num_elements == 1, "the pad value must be a single value", value.index)
+        _same_quantization(ctx, value, out, "pad value")
+        pad_value = int(value.data.reshape(-1)[0])
+
+    # Merge each unpadded dimension into the one before it: fewer, longer rows to copy.
+    in_dims = [int(d) for d in inp.shape] or [1]
+    out_dims = list(expected) or [1]
+    left = [int(p) for p in pads[:, 0]] or [0]
+    d = len(in_dims) - 1
+    while d >= 1:
+        if out_dims[d] == in_dims[d]:  # no padding here
+            in_dims[d - 1:d + 1] = [in_dims[d - 1] * in_dims[d]]
+            left[d - 1:d + 1] = [left[d - 1] * out_dims[d]]
+            out_dims[d - 1:d + 1] = [out_dims[d - 1] * out_dims[d]]
+        d -= 1
+    strides, step = [0] * len(out_dims), 1
+    for d in reversed(range(len(out_dims))):
+        strides[d] = step
+        step *= out_dims[d]
+    params = ParamStruct("struct tinyaot_pad_s8_params", {
+        "rank": len(in_dims),
+        "input_size": inp.num_elements,
+        "output_size": out.num_elements,
+        "first": sum(lo * s for lo, s in zip(left, strides)),
+        "pad_value": pad_value,
+    })
+    return [KernelCall("tinyaot_pad_s8", [
+        params, ParamArray("int32_t", np.array(in_dims, np.int32)),
+        ParamArray("int32_t", np.array(strides, np.int32)), TensorRef(inp.index), TensorRef(out.index)])]
+
+
+OPS = {"CONCATENATION": lower_concatenation, "PAD": lower_pad, "PADV2": lower_pad}
