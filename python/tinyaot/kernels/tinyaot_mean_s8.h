@@ -1,0 +1,72 @@
+/*
+ * tinyaot_mean_s8.h - int8 mean over some axes (MEAN).
+ *
+ * Matches TFLM's reference_ops::QuantizedMeanOrSum: an int32 sum of the input
+ * values (wrapping, as TFLM's), minus zero point x count, rescaled by a
+ * multiplier that already folds in 1/count (worked out at compile time the
+ * way TFLM does), plus the output zero point, clamped to int8.
+ *
+ * The sums are taken one output at a time, so no accumulator buffer is
+ * needed: integer addition gives the same result in any order. dims/strides
+ * hold the input's dimensions (merged at compile time) and their input
+ * strides: first the kept ones, which enumerate the outputs in order, then
+ * the reduced ones, which enumerate the values of one output.
+ */
+#ifndef TINYAOT_MEAN_S8_H
+#define TINYAOT_MEAN_S8_H
+
+#include "tinyaot_common.h"
+
+#define TINYAOT_MEAN_MAX_DIMS 6
+
+struct tinyaot_mean_s8_params {
+    int32_t kept_rank;      /* leading entries of dims/strides that are kept */
+    int32_t reduced_rank;   /* entries after them that are reduced */
+    int32_t output_size;
+    int32_t reduced_size;   /* values averaged into each output */
+    int32_t sum_offset;     /* input zero point x reduced_size, wrapped to 32 bits */
+    int32_t multiplier;     /* input_scale / output_scale / reduced_size */
+    int32_t shift;
+    int32_t output_offset;  /* output zero point */
+};
+
+/* Advances index over dims (last fastest); returns how far the input offset moves. */
+static inline int32_t tinyaot_mean_step(int32_t *index, const int32_t *dims,
+                                        const int32_t *strides, int32_t rank)
+{
+    int32_t d, delta = 0;
+    for (d = rank - 1; d >= 0; d--) {
+        delta += strides[d];
+        if (++index[d] < dims[d]) {
+            return delta;
+        }
+        delta -= strides[d] * dims[d];
+        index[d] = 0;
+    }
+    return delta;
+}
+
+static void tinyaot_mean_s8(const struct tinyaot_mean_s8_params *p, const int32_t *dims,
+                            const int32_t *strides, const int8_t *input, int8_t *output)
+{
+    int32_t kept[TINYAOT_MEAN_MAX_DIMS] = {0};
+    int32_t reduced[TINYAOT_MEAN_MAX_DIMS] = {0};
+    const int32_t *reduced_dims = dims + p->kept_rank;
+    const int32_t *reduced_strides = strides + p->kept_rank;
+    int32_t base = 0, o, r;
+    for (o = 0; o < p->output_size; o++) {
+        uint32_t sum = 0; /* unsigned: wraps where TFLM's int32 sum wraps, without UB */
+        int32_t at = base;
+        int32_t acc;
+        for (r = 0; r < p->reduced_size; r++) {
+            sum += (uint32_t)(int32_t)input[at];
+            at += tinyaot_mean_step(reduced, reduced_dims, reduced_strides, p->reduced_rank);
+        }
+        acc = (int32_t)(sum - (uint32_t)p->sum_offset);
+        acc = tinyaot_requantize(acc, p->multiplier, p->shift) + p->output_offset;
+        output[o] = (int8_t)tinyaot_clamp_i32(acc, -128, 127);
+        base += tinyaot_mean_step(kept, dims, strides, p->kept_rank);
+    }
+}
+
+#endif /* TINYAOT_MEAN_S8_H */
