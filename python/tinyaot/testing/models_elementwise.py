@@ -1,0 +1,151 @@
+"""Test models: ADD, MUL, CONCATENATION, PAD/PADV2 and MEAN (int8).
+
+Each model packs several cases (broadcast patterns, constant operands, fused
+activations, differing scales and zero points, axes) behind a few inputs, and
+every case is a model output, so each one is compared with TFLM.
+"""
+
+import numpy as np
+
+from tinyaot.modelbuilder import ModelBuilder, random_int8
+from tinyaot.testing.catalog import test_model
+
+NONE, RELU, RELU_N1_TO_1, RELU6 = 0, 1, 2, 3
+
+
+def _binary(mb, op, a, b, shape, scale, zp, act=NONE, name=None):
+    y = mb.tensor(name or f"{op.lower()}{len(mb.tensors)}", "int8", shape, scale=scale, zero_point=zp)
+    mb.op(op, [a, b], [y], "AddOptions" if op == "ADD" else "MulOptions", fused_activation_function=act)
+    return y
+
+
+@test_model("add_broadcast_act")
+def add_broadcast_act():
+    """ADD: equal shapes, [1,4,4,3]+[1,1,1,3] both ways round, rank-1 and scalar
+    constants, a tensor added to itself; every fused activation."""
+    rng = np.random.default_rng(40)
+    mb = ModelBuilder()
+    x = mb.input("x", "int8", [1, 4, 4, 3], scale=0.05, zero_point=-3)
+    y = mb.input("y", "int8", [1, 1, 1, 3], scale=0.11, zero_point=7)
+    z = mb.input("z", "int8", [1, 4, 4, 3], scale=0.02, zero_point=20)
+    mb.output(_binary(mb, "ADD", x, z, [1, 4, 4, 3], 0.06, -5, act=NONE))
+    mb.output(_binary(mb, "ADD", x, y, [1, 4, 4, 3], 0.08, -10, act=RELU6))
+    mb.output(_binary(mb, "ADD", y, z, [1, 4, 4, 3], 0.1, 3, act=RELU))
+    c3 = mb.const("c3", random_int8(rng, [3]), scale=0.03, zero_point=-2)
+    mb.output(_binary(mb, "ADD", x, c3, [1, 4, 4, 3], 0.04, 0, act=RELU_N1_TO_1))
+    s = mb.const("s", np.array(-40, np.int8), scale=0.2, zero_point=10)  # shape []: a scalar
+    mb.output(_binary(mb, "ADD", s, z, [1, 4, 4, 3], 0.05, 1))
+    mb.output(_binary(mb, "ADD", x, x, [1, 4, 4, 3], 0.1, -128, act=RELU))
+    return mb.build()
+
+
+@test_model("add_outer_broadcast")
+def add_outer_broadcast():
+    """ADD where both inputs broadcast ([2,1,3,1] + [4,1,5]), inputs of different
+    rank, and a row vector against a column vector."""
+    mb = ModelBuilder()
+    a = mb.input("a", "int8", [2, 1, 3, 1], scale=0.07, zero_point=4)
+    b = mb.input("b", "int8", [4, 1, 5], scale=0.03, zero_point=-9)
+    col = mb.input("col", "int8", [6, 1], scale=0.5, zero_point=0)
+    row = mb.input("row", "int8", [1, 7], scale=0.004, zero_point=-100)
+    mb.output(_binary(mb, "ADD", a, b, [2, 4, 3, 5], 0.09, 2))
+    mb.output(_binary(mb, "ADD", col, row, [6, 7], 0.45, -1, act=RELU))
+    return mb.build()
+
+
+@test_model("mul_broadcast_act")
+def mul_broadcast_act():
+    """MUL: [1,4,1,3]*[1,1,5,3], equal shapes, a constant per-channel factor, a
+    scalar, a rescale above 1 (positive shift); fused activations."""
+    rng = np.random.default_rng(41)
+    mb = ModelBuilder()
+    x = mb.input("x", "int8", [1, 4, 1, 3], scale=0.04, zero_point=-6)
+    y = mb.input("y", "int8", [1, 1, 5, 3], scale=0.06, zero_point=11)
+    z = mb.input("z", "int8", [1, 4, 5, 3], scale=0.5, zero_point=-1)
+    mb.output(_binary(mb, "MUL", x, y, [1, 4, 5, 3], 0.01, 5, act=RELU))
+    xy = _binary(mb, "MUL", y, x, [1, 4, 5, 3], 0.02, -3)
+    mb.output(_binary(mb, "MUL", xy, z, [1, 4, 5, 3], 0.05, 0, act=RELU6))
+    c = mb.const("c", random_int8(rng, [1, 1, 1, 3]), scale=0.01, zero_point=3)
+    mb.output(_binary(mb, "MUL", z, c, [1, 4, 5, 3], 0.3, -20, act=RELU_N1_TO_1))
+    s = mb.const("s", np.array([[[[-90]]]], np.int8), scale=0.02, zero_point=0)
+    mb.output(_binary(mb, "MUL", s, x, [1, 4, 1, 3], 0.002, 7))
+    mb.output(_binary(mb, "MUL", z, z, [1, 4, 5, 3], 0.1, -128))  # 0.5*0.5/0.1 > 1
+    return mb.build()
+
+
+@test_model("concat_axes")
+def concat_axes():
+    """CONCATENATION on the channel axis (as -1), a middle axis, axis 0 and of
+    3-D tensors, with 2 and 3 inputs, one of them constant."""
+    rng = np.random.default_rng(42)
+    mb = ModelBuilder()
+    q = dict(scale=0.05, zero_point=-4)
+    a = mb.input("a", "int8", [1, 3, 2, 4], **q)
+    b = mb.input("b", "int8", [1, 3, 2, 2], **q)
+    c = mb.input("c", "int8", [1, 3, 5, 4], **q)
+    k = mb.const("k", random_int8(rng, [1, 3, 2, 1]), **q)
+    y1 = mb.tensor("cat_last", "int8", [1, 3, 2, 7], **q)
+    mb.op("CONCATENATION", [a, b, k], [y1], "ConcatenationOptions", axis=-1)
+    y2 = mb.tensor("cat_w", "int8", [1, 3, 7, 4], **q)
+    mb.op("CONCATENATION", [c, a], [y2], "ConcatenationOptions", axis=2)
+    y3 = mb.tensor("cat_batch", "int8", [3, 3, 2, 4], **q)
+    mb.op("CONCATENATION", [a, a, a], [y3], "ConcatenationOptions", axis=0)
+    q3 = dict(scale=0.1, zero_point=9)
+    d = mb.input("d", "int8", [2, 3, 5], **q3)
+    e = mb.input("e", "int8", [2, 1, 5], **q3)
+    y4 = mb.tensor("cat_3d", "int8", [2, 4, 5], **q3)
+    mb.op("CONCATENATION", [e, d], [y4], "ConcatenationOptions", axis=-2)
+    for t in (y1, y2, y3, y4):
+        mb.output(t)
+    return mb.build()
+
+
+@test_model("pad_variants")
+def pad_variants():
+    """PAD: spatial (image style) padding with a nonzero zero point, batch and
+    channel padding, a 2-D tensor; PADV2 with its own pad value."""
+    mb = ModelBuilder()
+    q = dict(scale=0.07, zero_point=-7)
+    x = mb.input("x", "int8", [1, 3, 3, 2], **q)
+
+    def pad(src, in_shape, paddings, out_q, value=None):
+        paddings = np.array(paddings, np.int32)
+        out_shape = [d + lo + hi for d, (lo, hi) in zip(in_shape, paddings)]
+        y = mb.tensor(f"pad{len(mb.tensors)}", "int8", out_shape, **out_q)
+        p = mb.const(f"paddings{len(mb.tensors)}", paddings)
+        if value is None:
+            mb.op("PAD", [src, p], [y], "PadOptions")
+        else:
+            v = mb.const(f"value{len(mb.tensors)}", np.array([value], np.int8), **out_q)
+            mb.op("PADV2", [src, p, v], [y], "PadV2Options")
+        return mb.output(y)
+
+    pad(x, [1, 3, 3, 2], [[0, 0], [1, 2], [2, 1], [0, 0]], q)
+    pad(x, [1, 3, 3, 2], [[1, 0], [0, 0], [0, 1], [3, 1]], q)
+    pad(x, [1, 3, 3, 2], [[0, 0], [1, 1], [1, 1], [0, 0]], q, value=100)
+    m = mb.input("m", "int8", [4, 5], scale=0.2, zero_point=30)
+    pad(m, [4, 5], [[2, 0], [1, 3]], dict(scale=0.2, zero_point=30))
+    return mb.build()
+
+
+@test_model("mean_axes")
+def mean_axes():
+    """MEAN over the spatial axes with keep_dims true and false (the usual global
+    average pool), over the channels, over batch and channels of a 3-D tensor
+    with a repeated (negative) axis, and over everything; scales differ."""
+    mb = ModelBuilder()
+    x = mb.input("x", "int8", [1, 5, 6, 4], scale=0.05, zero_point=3)
+
+    def mean(src, axes, out_shape, keep, scale, zp):
+        y = mb.tensor(f"mean{len(mb.tensors)}", "int8", out_shape, scale=scale, zero_point=zp)
+        ax = mb.const(f"axes{len(mb.tensors)}", np.array(axes, np.int32))
+        mb.op("MEAN", [src, ax], [y], "ReducerOptions", keep_dims=keep)
+        return mb.output(y)
+
+    mean(x, [1, 2], [1, 1, 1, 4], True, 0.02, -5)
+    mean(x, [2, 1], [1, 4], False, 0.05, 3)
+    mean(x, [-1], [1, 5, 6], False, 0.09, -20)
+    t = mb.input("t", "int8", [3, 4, 5], scale=0.1, zero_point=-50)
+    mean(t, [0, 2, -1], [1, 4, 1], True, 0.3, 10)
+    mean(t, [0, 1, 2], [], False, 0.01, 0)
+    return mb.build()
