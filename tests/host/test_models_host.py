@@ -29,7 +29,7 @@ def check_against_tflm(path, name, out_dir, calls=20, sanitize=False):
             host.run()
             return [host.get_output(i) for i in range(len(host.outputs))]
 
-        stateful = name in STATEFUL
+        stateful = name in STATEFUL or any(t.is_variable for t in model.graph.tensors)
         mismatches = compare_with_tflm(path, run, host.inputs, calls=calls, reset_between=not stateful)
         if not stateful:
             host.reset()

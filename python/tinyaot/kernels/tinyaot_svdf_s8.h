@@ -1,0 +1,97 @@
+/*
+ * tinyaot_svdf_s8.h - SVDF with int8 input/output, int16 time weights and state.
+ *
+ * Matches TFLM's EvalIntegerSvdfReference<int16_t> (svdf_common.cc):
+ *   1. shift every state row left by one (drop the oldest activation),
+ *   2. newest activation = clamp16(requant(in . feature_row, scale 1)),
+ *   3. out[unit] = clamp8(requant(bias + sum over the unit's `rank` filters of
+ *                  time_row . state_row, scale 2) + out zp).
+ * TFLM applies no fused activation on this path, so neither does this kernel.
+ * The state's zero point is 0 (the lowering checks it), so it appears nowhere.
+ *
+ * State layout, as in TFLM: [batch][filter][memory], oldest first.
+ *
+ * TFLM keeps the time products in one int32 scratch buffer and the bias-added
+ * sums in another. Both are consumed right after they are made, so here each
+ * filter's state update, time product and reduction are done in one pass with
+ * no scratch memory. The sums are taken modulo 2^32, which is what TFLM's int32
+ * additions give on its targets even when they overflow, so the order of the
+ * additions does not change the result.
+ */
+#ifndef TINYAOT_SVDF_S8_H
+#define TINYAOT_SVDF_S8_H
+
+#include "tinyaot_common.h"
+
+struct tinyaot_svdf_params {
+    int32_t batches;
+    int32_t input_size;       /* input values per batch */
+    int32_t num_units;        /* output values per batch */
+    int32_t rank;             /* filters per unit */
+    int32_t memory_size;      /* activations kept per filter */
+    int32_t input_offset;     /* -input zero point */
+    int32_t output_offset;    /* output zero point */
+    int32_t multiplier_1;     /* input * feature weights -> state */
+    int32_t shift_1;
+    int32_t multiplier_2;     /* state * time weights -> output */
+    int32_t shift_2;
+};
+
+/* a + b modulo 2^32: int32 wrap-around without signed overflow. */
+static inline int32_t tinyaot_svdf_add_wrap(int32_t a, int32_t b)
+{
+    return (int32_t)((uint32_t)a + (uint32_t)b);
+}
+
+/*
+ * Moves one filter's history left by one, stores its newest activation for
+ * this input, and returns time_weights . history.
+ */
+static inline int32_t tinyaot_svdf_filter(const struct tinyaot_svdf_params *p, const int8_t *in,
+                                          const int8_t *feature, const int16_t *time, int16_t *row)
+{
+    int32_t i, acc = 0;
+    for (i = 0; i + 1 < p->memory_size; i++) {
+        row[i] = row[i + 1];
+    }
+    for (i = 0; i < p->input_size; i++) {
+        acc += (int32_t)feature[i] * ((int32_t)in[i] + p->input_offset);
+    }
+    acc = tinyaot_requantize(acc, p->multiplier_1, p->shift_1);
+    row[p->memory_size - 1] = (int16_t)tinyaot_clamp_i32(acc, INT16_MIN, INT16_MAX);
+
+    acc = 0;
+    for (i = 0; i < p->memory_size; i++) {
+        acc = tinyaot_svdf_add_wrap(acc, (int32_t)time[i] * (int32_t)row[i]);
+    }
+    return acc;
+}
+
+/*
+ * feature_weights: [num_units * rank][input_size]; time_weights:
+ * [num_units * rank][memory_size]; bias: [num_units] or NULL;
+ * state: [batches][num_units * rank][memory_size], kept between calls.
+ */
+static void tinyaot_svdf_s8(const struct tinyaot_svdf_params *p, const int8_t *input,
+                            const int8_t *feature_weights, const int16_t *time_weights,
+                            const int32_t *bias, int16_t *state, int8_t *output)
+{
+    const int32_t num_filters = p->num_units * p->rank;
+    int32_t b, u, r;
+    for (b = 0; b < p->batches; b++) {
+        const int8_t *in = input + b * p->input_size;
+        for (u = 0; u < p->num_units; u++) {
+            int32_t acc = bias != NULL ? bias[u] : 0;
+            for (r = 0; r < p->rank; r++) {
+                const int32_t f = u * p->rank + r;
+                acc = tinyaot_svdf_add_wrap(acc, tinyaot_svdf_filter(
+                    p, in, feature_weights + f * p->input_size, time_weights + f * p->memory_size,
+                    state + (b * num_filters + f) * p->memory_size));
+            }
+            acc = tinyaot_requantize(acc, p->multiplier_2, p->shift_2) + p->output_offset;
+            output[b * p->num_units + u] = (int8_t)tinyaot_clamp_i32(acc, INT8_MIN, INT8_MAX);
+        }
+    }
+}
+
+#endif /* TINYAOT_SVDF_S8_H */

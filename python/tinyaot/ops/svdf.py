@@ -1,0 +1,101 @@
+"""SVDF, the integer path TFLM runs: int8 input and feature weights, int16 time
+weights and activation state (a variable tensor), int32 bias, int8 output.
+
+Checks and constants follow TFLM's PrepareSvdf (micro/kernels/svdf_common.cc).
+"""
+
+from tinyaot.ops.base import KernelCall, ParamStruct, TensorRef
+from tinyaot.quant import quantize_multiplier
+
+INPUT, FEATURE, TIME, BIAS, STATE = range(5)
+
+
+def lower(ctx):
+    ctx.expect(len(ctx.op.inputs) == 5, f"needs 5 inputs (input, feature weights, time weights, bias, "
+               f"activation state), has {len(ctx.op.inputs)}")
+    inp, feature, time = ctx.input(INPUT), ctx.input(FEATURE), ctx.input(TIME)
+    bias, state, out = ctx.input(BIAS, optional=True), ctx.input(STATE), ctx.output()
+    ctx.expect(len(ctx.op.outputs) == 1, f"needs 1 output, has {len(ctx.op.outputs)}")
+
+    ctx.expect_dtype(inp, "int8")
+    ctx.expect_dtype(feature, "int8")
+    ctx.expect(time.dtype == "int16",
+               f"time weights of dtype {time.dtype} are not supported (supported: int16 time weights "
+               "with an int16 activation state)", time.index)
+    ctx.expect_dtype(state, "int16")
+    ctx.expect_dtype(out, "int8")
+    for t in (inp, feature, time, state, out):
+        ctx.expect_quantized(t)
+    ctx.expect_constant(feature)
+    ctx.expect_constant(time)
+    # TFLM drops the weights' zero points from its sums; the quantization spec makes them 0.
+    for t, what in ((feature, "feature"), (time, "time")):
+        ctx.expect(t.zero_point == 0, f"{what} weights have zero point {t.zero_point}; it must be 0", t.index)
+
+    # int16 activations are symmetric in TFLite. TFLM versions also disagree on a
+    # non-zero one: older ones add it after the int16 clamp (and wrap), newer before.
+    ctx.expect(state.zero_point == 0, f"activation state has zero point {state.zero_point}; an int16 state "
+               "must have zero point 0", state.index)
+    ctx.expect(state.is_variable, "activation state (input 4) must be a variable tensor: it keeps the "
+               "history between calls", state.index)
+    ctx.expect(state.index not in ctx.graph.inputs and state.index not in ctx.graph.outputs,
+               "activation state (input 4) must not be a model input or output", state.index)
+
+    rank = int(ctx.op.options.get("rank", 0))
+    ctx.expect(rank >= 1, f"rank option is {rank}; it must be at least 1")
+    for t, what in ((inp, "input"), (feature, "feature weights"), (time, "time weights"),
+                    (state, "activation state"), (out, "output")):
+        ctx.expect(len(t.shape) == 2, f"{what} must be 2-D, not {list(t.shape)}", t.index)
+    batches, input_size = inp.shape
+    num_filters, memory_size = time.shape
+    ctx.expect(num_filters % rank == 0,
+               f"{num_filters} filters do not split into units of rank {rank}", feature.index)
+    num_units = num_filters // rank
+    ctx.expect(batches >= 1 and input_size >= 1 and memory_size >= 1 and num_filters >= 1,
+               f"empty shapes are not supported (input {list(inp.shape)}, time weights {list(time.shape)})")
+    ctx.expect(tuple(feature.shape) == (num_filters, input_size),
+               f"feature weights must be [{num_filters}, {input_size}] (filters x input size), "
+               f"not {list(feature.shape)}", feature.index)
+    ctx.expect(tuple(state.shape) == (batches, memory_size * num_filters),
+               f"activation state must be [{batches}, {memory_size * num_filters}] "
+               f"(batch x memory size * filters), not {list(state.shape)}", state.index)
+    ctx.expect(tuple(out.shape) == (batches, num_units),
+               f"output must be [{batches}, {num_units}] (batch x units), not {list(out.shape)}", out.index)
+
+    if bias is not None:
+        ctx.expect_dtype(bias, "int32")
+        ctx.expect_constant(bias)
+        ctx.expect(tuple(bias.shape) == (num_units,),
+                   f"bias must be [{num_units}] (one per unit), not {list(bias.shape)}", bias.index)
+        # TFLM's Prepare refuses the model otherwise.
+        expected = float(state.scale) * float(time.scale)
+        ctx.expect(bias.quant is not None and abs(float(bias.scale) - expected) < 1e-5,
+                   f"bias scale must be activation state scale x time weights scale ({expected:g})",
+                   bias.index)
+
+    # In double from the float32 scales. (TFLM's source reads as float arithmetic
+    # widened afterwards, but the TFLM build we check against rounds as double
+    # does: tests/host/test_errors_svdf.py pins it on TFLM's own state.)
+    multiplier_1, shift_1 = quantize_multiplier(float(inp.scale) * float(feature.scale) / float(state.scale))
+    multiplier_2, shift_2 = quantize_multiplier(float(state.scale) * float(time.scale) / float(out.scale))
+
+    params = ParamStruct("struct tinyaot_svdf_params", {
+        "batches": batches,
+        "input_size": input_size,
+        "num_units": num_units,
+        "rank": rank,
+        "memory_size": memory_size,
+        "input_offset": -inp.zero_point,
+        "output_offset": out.zero_point,
+        "multiplier_1": multiplier_1,
+        "shift_1": shift_1,
+        "multiplier_2": multiplier_2,
+        "shift_2": shift_2,
+    })
+    return [KernelCall("tinyaot_svdf_s8", [
+        params, TensorRef(inp.index), TensorRef(feature.index), TensorRef(time.index),
+        TensorRef(bias.index) if bias is not None else "NULL", TensorRef(state.index), TensorRef(out.index),
+    ])]
+
+
+OPS = {"SVDF": lower}
