@@ -1,0 +1,147 @@
+"""ADD, MUL, CONCATENATION, PAD and MEAN reject what they cannot run, naming the
+operator, the tensor and the problem."""
+
+import numpy as np
+import pytest
+
+from tinyaot.compiler import Options, compile_model
+from tinyaot.errors import TinyAotError
+from tinyaot.modelbuilder import ModelBuilder
+
+Q = dict(scale=0.1, zero_point=0)
+
+
+def compile_bytes(tmp_path, data):
+    path = tmp_path / "bad.tflite"
+    path.write_bytes(data)
+    return compile_model(path, Options("bad"))
+
+
+def binary_model(op, shape_a, shape_b, out_shape, out_scale=0.1, act=0):
+    mb = ModelBuilder()
+    a = mb.input("a", "int8", shape_a, **Q)
+    b = mb.input("b", "int8", shape_b, **Q)
+    y = mb.tensor("y", "int8", out_shape, scale=out_scale, zero_point=0)
+    mb.op(op, [a, b], [y], "AddOptions" if op == "ADD" else "MulOptions", fused_activation_function=act)
+    mb.output(y)
+    return mb.build()
+
+
+@pytest.mark.parametrize("op", ["ADD", "MUL"])
+def test_shapes_that_do_not_broadcast(tmp_path, op):
+    with pytest.raises(TinyAotError, match=rf"bad\.tflite: operator 0 \({op}\): tensor 'b': input shapes "
+                                           r"\[1, 4, 3\] and \[1, 2, 3\] do not broadcast"):
+        compile_bytes(tmp_path, binary_model(op, [1, 4, 3], [1, 2, 3], [1, 4, 3]))
+
+
+def test_output_shape_not_broadcast_shape(tmp_path):
+    with pytest.raises(TinyAotError, match=r"operator 0 \(MUL\): tensor 'y': output shape \[1, 4, 3\] is not "
+                                           r"the broadcast shape \[2, 4, 3\]"):
+        compile_bytes(tmp_path, binary_model("MUL", [1, 4, 3], [2, 1, 3], [1, 4, 3]))
+
+
+def test_add_output_scale_too_small(tmp_path):
+    with pytest.raises(TinyAotError, match=r"operator 0 \(ADD\): tensor 'y': output rescale factor .* is not "
+                                           r"below 1"):
+        compile_bytes(tmp_path, binary_model("ADD", [4], [4], [4], out_scale=1e-9))
+
+
+def test_unsupported_fused_activation(tmp_path):
+    with pytest.raises(TinyAotError, match=r"operator 0 \(ADD\): fused activation TANH is not supported"):
+        compile_bytes(tmp_path, binary_model("ADD", [4], [4], [4], act=4))
+
+
+def test_float_add(tmp_path):
+    mb = ModelBuilder()
+    a, b = mb.input("a", "float32", [4]), mb.input("b", "float32", [4])
+    y = mb.tensor("y", "float32", [4])
+    mb.op("ADD", [a, b], [y], "AddOptions")
+    mb.output(y)
+    with pytest.raises(TinyAotError, match=r"operator 0 \(ADD\): tensor 'a': dtype float32 is not supported "
+                                           r"here \(supported: int8\)"):
+        compile_bytes(tmp_path, mb.build())
+
+
+def concat_model(scale_b=0.1, zp_b=0, axis=1, out_shape=(2, 5)):
+    mb = ModelBuilder()
+    a = mb.input("a", "int8", [2, 3], **Q)
+    b = mb.input("b", "int8", [2, 2], scale=scale_b, zero_point=zp_b)
+    y = mb.tensor("y", "int8", list(out_shape), **Q)
+    mb.op("CONCATENATION", [a, b], [y], "ConcatenationOptions", axis=axis)
+    mb.output(y)
+    return mb.build()
+
+
+def test_concat_inputs_with_other_quantization(tmp_path):
+    with pytest.raises(TinyAotError, match=r"operator 0 \(CONCATENATION\): tensor 'b': input 1 quantization "
+                                           r"\(scale 0.2, zero point 3\) differs from the output's .*TFLM's int8 "
+                                           r"kernel does not rescale"):
+        compile_bytes(tmp_path, concat_model(scale_b=0.2, zp_b=3))
+
+
+def test_concat_axis_out_of_range(tmp_path):
+    with pytest.raises(TinyAotError, match=r"operator 0 \(CONCATENATION\): axis -3 is out of range for rank 2"):
+        compile_bytes(tmp_path, concat_model(axis=-3))
+
+
+def test_concat_shapes_do_not_match(tmp_path):
+    with pytest.raises(TinyAotError, match=r"operator 0 \(CONCATENATION\): tensor 'b': input 1 shape \[2, 2\] "
+                                           r"does not match output shape \[4, 3\] outside axis 0"):
+        compile_bytes(tmp_path, concat_model(axis=0, out_shape=(4, 3)))
+
+
+def pad_model(paddings_constant=True, out_shape=(1, 4, 5, 2), paddings=((0, 0), (1, 0), (1, 1), (0, 0))):
+    mb = ModelBuilder()
+    x = mb.input("x", "int8", [1, 3, 3, 2], **Q)
+    p_data = np.array(paddings, np.int32)
+    if paddings_constant:
+        p = mb.const("paddings", p_data)
+    else:
+        p = mb.input("paddings", "int32", [4, 2])
+    y = mb.tensor("y", "int8", list(out_shape), **Q)
+    mb.op("PAD", [x, p], [y], "PadOptions")
+    mb.output(y)
+    return mb.build()
+
+
+def test_pad_with_runtime_paddings(tmp_path):
+    with pytest.raises(TinyAotError, match=r"operator 0 \(PAD\): tensor 'paddings': must be a constant tensor"):
+        compile_bytes(tmp_path, pad_model(paddings_constant=False))
+
+
+def test_pad_output_shape_mismatch(tmp_path):
+    with pytest.raises(TinyAotError, match=r"operator 0 \(PAD\): tensor 'y': output shape \[1, 4, 4, 2\] is not "
+                                           r"input shape \[1, 3, 3, 2\] padded by"):
+        compile_bytes(tmp_path, pad_model(out_shape=(1, 4, 4, 2)))
+
+
+def test_pad_negative(tmp_path):
+    with pytest.raises(TinyAotError, match=r"operator 0 \(PAD\): tensor 'paddings': negative paddings"):
+        compile_bytes(tmp_path, pad_model(out_shape=(1, 2, 5, 2), paddings=((0, 0), (-1, 0), (1, 1), (0, 0))))
+
+
+def mean_model(axes, out_shape, keep_dims=True, axes_constant=True):
+    mb = ModelBuilder()
+    x = mb.input("x", "int8", [1, 4, 4, 3], **Q)
+    ax = mb.const("axes", np.array(axes, np.int32)) if axes_constant else mb.input("axes", "int32", [len(axes)])
+    y = mb.tensor("y", "int8", list(out_shape), **Q)
+    mb.op("MEAN", [x, ax], [y], "ReducerOptions", keep_dims=keep_dims)
+    mb.output(y)
+    return mb.build()
+
+
+def test_mean_axis_out_of_range(tmp_path):
+    with pytest.raises(TinyAotError, match=r"operator 0 \(MEAN\): tensor 'axes': axis 4 is out of range for "
+                                           r"input rank 4"):
+        compile_bytes(tmp_path, mean_model([1, 4], [1, 1, 4, 1]))
+
+
+def test_mean_runtime_axes(tmp_path):
+    with pytest.raises(TinyAotError, match=r"operator 0 \(MEAN\): tensor 'axes': must be a constant tensor"):
+        compile_bytes(tmp_path, mean_model([1, 2], [1, 1, 1, 3], axes_constant=False))
+
+
+def test_mean_output_shape_ignores_keep_dims(tmp_path):
+    with pytest.raises(TinyAotError, match=r"operator 0 \(MEAN\): tensor 'y': output shape \[1, 1, 1, 3\] "
+                                           r"should be \[1, 3\] \(axes \[1, 2\], keep_dims False\)"):
+        compile_bytes(tmp_path, mean_model([1, 2], [1, 1, 1, 3], keep_dims=False))
