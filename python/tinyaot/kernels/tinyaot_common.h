@@ -52,4 +52,100 @@ static inline int32_t tinyaot_requantize(int32_t x, int32_t multiplier, int32_t 
         right_shift);
 }
 
+/*
+ * gemmlowp fixed-point math (fixedpoint.h), used by SOFTMAX and LOGISTIC.
+ * A "Qn" value is an int32 raw with n integer bits and 31 - n fraction bits.
+ */
+
+/* gemmlowp's SaturatingRoundingMultiplyByPOT for a positive exponent: x << exponent, saturating. */
+static inline int32_t tinyaot_sat_shift_left(int32_t x, int32_t exponent)
+{
+    const int32_t threshold = (int32_t)(((uint32_t)1 << (31 - exponent)) - 1u);
+    if (x > threshold) {
+        return INT32_MAX;
+    }
+    if (x < -threshold) {
+        return INT32_MIN;
+    }
+    return (int32_t)((uint32_t)x << exponent);
+}
+
+/* Leading zero bits of x (32 for 0), as TFLite's CountLeadingZeros. */
+static inline int32_t tinyaot_count_leading_zeros(uint32_t x)
+{
+    int32_t n = 0;
+    if (x == 0u) {
+        return 32;
+    }
+    while ((x & 0x80000000u) == 0u) {
+        x <<= 1;
+        n++;
+    }
+    return n;
+}
+
+/* exp(a) for a Q0 value a in [-1/4, 0): Taylor series around -1/8, result Q0. */
+static inline int32_t tinyaot_exp_on_interval_neg_quarter_to_0(int32_t a)
+{
+    const int32_t constant_term = 1895147668;    /* exp(-1/8) */
+    const int32_t constant_1_over_3 = 715827883;
+    const int32_t x = a + (1 << 28);              /* a + 1/8 */
+    const int32_t x2 = tinyaot_sat_rounding_doubling_high_mul(x, x);
+    const int32_t x3 = tinyaot_sat_rounding_doubling_high_mul(x2, x);
+    const int32_t x4 = tinyaot_sat_rounding_doubling_high_mul(x2, x2);
+    const int32_t x4_over_4 = tinyaot_rounding_divide_by_pot(x4, 2);
+    const int32_t poly = tinyaot_rounding_divide_by_pot(
+        tinyaot_sat_rounding_doubling_high_mul(x4_over_4 + x3, constant_1_over_3) + x2, 1);
+    return constant_term + tinyaot_sat_rounding_doubling_high_mul(constant_term, x + poly);
+}
+
+/*
+ * gemmlowp's exp_on_negative_values: exp(a) for a <= 0 in Q(integer_bits),
+ * result Q0. integer_bits is 4 (LOGISTIC) or 5 (SOFTMAX); gemmlowp's clamp
+ * below -32 only exists for more than 5 integer bits.
+ */
+static inline int32_t tinyaot_exp_on_negative_values(int32_t a, int32_t integer_bits)
+{
+    /* exp(-2^k) in Q0 for k = -2 .. 4 */
+    static const int32_t multipliers[7] = {
+        1672461947, 1302514674, 790015084, 290630308, 39332535, 720401, 242
+    };
+    const int32_t fractional_bits = 31 - integer_bits;
+    const int32_t one_quarter = (int32_t)1 << (fractional_bits - 2);
+    const int32_t a_mod_quarter_minus_one_quarter = (a & (one_quarter - 1)) - one_quarter;
+    const int32_t remainder = a_mod_quarter_minus_one_quarter - a;
+    int32_t result = tinyaot_exp_on_interval_neg_quarter_to_0(
+        tinyaot_sat_shift_left(a_mod_quarter_minus_one_quarter, integer_bits));
+    int32_t k;
+    /* Multiply in exp(-2^k) for each bit of the whole quarters that were cut off. */
+    for (k = -2; k <= 4 && k < integer_bits; k++) {
+        if (remainder & ((int32_t)1 << (fractional_bits + k))) {
+            result = tinyaot_sat_rounding_doubling_high_mul(result, multipliers[k + 2]);
+        }
+    }
+    return a == 0 ? INT32_MAX : result;
+}
+
+/* gemmlowp's one_over_one_plus_x_for_x_in_0_1: 1 / (1 + a) for a Q0 a in [0, 1), result Q0. */
+static inline int32_t tinyaot_one_over_one_plus_x_for_x_in_0_1(int32_t a)
+{
+    /* RoundingHalfSum(a, 1.0): a >= 0, so (a + 2^31 - 1 + 1) / 2 fits in uint32_t. */
+    const int32_t half_denominator = (int32_t)(((uint32_t)a + 0x80000000u) >> 1);
+    const int32_t constant_48_over_17 = 1515870810;       /* Q2 */
+    const int32_t constant_neg_32_over_17 = -1010580540;  /* Q2 */
+    const int32_t one_q2 = 1 << 29;
+    int32_t x = constant_48_over_17 +
+                tinyaot_sat_rounding_doubling_high_mul(half_denominator, constant_neg_32_over_17);
+    int32_t i;
+    /* Newton-Raphson: x <- x + x * (1 - half_denominator * x), three times. */
+    for (i = 0; i < 3; i++) {
+        const int32_t one_minus_half_denominator_times_x =
+            one_q2 - tinyaot_sat_rounding_doubling_high_mul(half_denominator, x);
+        x = x + tinyaot_sat_shift_left(
+                    tinyaot_sat_rounding_doubling_high_mul(x, one_minus_half_denominator_times_x), 2);
+    }
+    /* x is 1 / half_denominator in Q2; halve it (Q1) and rescale to Q0. */
+    return tinyaot_sat_shift_left(x, 1);
+}
+
 #endif /* TINYAOT_COMMON_H */

@@ -1,0 +1,164 @@
+"""SOFTMAX (int8 -> int8/int16), LOGISTIC (int8), RELU and RELU6 (int8).
+
+The constants are computed here the way TFLM's Prepare computes them
+(softmax_common.cc, logistic_common.cc, activations_common.cc), in double from
+the float32 scales, so the kernels only do TFLM's Eval arithmetic.
+"""
+
+import math
+
+import numpy as np
+
+from tinyaot.ops.base import KernelCall, ParamStruct, TensorRef
+from tinyaot.quant import INT_RANGES, quantize_multiplier, quantize_value
+
+# TFLM's reference softmax: exp() input in Q5.26; LOGISTIC: input in Q4.27.
+SOFTMAX_SCALED_DIFF_INTEGER_BITS = 5
+LOGISTIC_INPUT_INTEGER_BITS = 4
+
+
+def _expect_same_shape(ctx, inp, out):
+    ctx.expect(tuple(inp.shape) == tuple(out.shape),
+               f"output shape {list(out.shape)} differs from input shape {list(inp.shape)}", out.index)
+
+
+def _expect_zero_point_in_range(ctx, t):
+    lo, hi = INT_RANGES[t.dtype]
+    ctx.expect(lo <= t.zero_point <= hi, f"zero point {t.zero_point} is outside the {t.dtype} range", t.index)
+
+
+def calculate_input_radius(input_integer_bits, input_left_shift, total_signed_bits=31):
+    """tflite::CalculateInputRadius (the double version; every step is exact)."""
+    max_input_rescaled = (1.0 * ((1 << input_integer_bits) - 1) * float(1 << (total_signed_bits - input_integer_bits))
+                          / float(1 << input_left_shift))
+    return int(math.floor(max_input_rescaled))
+
+
+def preprocess_softmax_scaling(beta, input_scale, input_integer_bits):
+    """tflite::PreprocessSoftmaxScaling (double rounding build): (multiplier, left shift),
+    or None where TFLM's QuantizeMultiplierGreaterThanOne check would fail."""
+    max_real_multiplier = float((1 << 31) - 1)
+    real = min(float(beta) * float(input_scale) * float(1 << (31 - input_integer_bits)), max_real_multiplier)
+    if not real > 1.0:
+        return None
+    return quantize_multiplier(real)
+
+
+def lower_softmax(ctx):
+    inp, out = ctx.input(0), ctx.output()
+    ctx.expect_dtype(inp, "int8")
+    ctx.expect_dtype(out, "int8", "int16")
+    ctx.expect_quantized(inp)
+    ctx.expect_quantized(out)
+    ctx.expect(len(inp.shape) >= 1, "input must have at least one dimension", inp.index)
+    _expect_same_shape(ctx, inp, out)
+    # The output quantization TFLM requires (CalculateSoftmaxParams).
+    if out.dtype == "int8":
+        ctx.expect(out.zero_point == -128 and out.scale == np.float32(1.0 / 256),
+                   f"int8 output must have scale 1/256 and zero point -128, not {out.scale:g} and {out.zero_point}",
+                   out.index)
+    else:
+        ctx.expect(out.zero_point == -32768 and abs(float(out.scale) - 1.0 / 65536) <= 0.001 / 65536,
+                   f"int16 output must have scale 1/65536 and zero point -32768, "
+                   f"not {out.scale:g} and {out.zero_point}", out.index)
+    beta = np.float32(ctx.op.options.get("beta", 1.0))
+    ctx.expect(np.isfinite(beta) and beta > 0, f"beta {beta} must be positive")
+    scaling = preprocess_softmax_scaling(beta, inp.scale, SOFTMAX_SCALED_DIFF_INTEGER_BITS)
+    ctx.expect(scaling is not None,
+               f"beta {beta:g} x input scale {inp.scale:g} is too small (TFLM needs beta * scale * 2^26 > 1)",
+               inp.index)
+    multiplier, left_shift = scaling
+    diff_min = -calculate_input_radius(SOFTMAX_SCALED_DIFF_INTEGER_BITS, left_shift)
+    depth = inp.shape[-1]
+    # The Q12.19 sum of exps holds up to 4095 values of 1.0 (the row maximum's exp is 1.0).
+    ctx.expect(1 <= depth < 4096, f"last dimension {depth} is outside 1..4095", inp.index)
+    params = ParamStruct("struct tinyaot_softmax_s8_params", {
+        "outer_size": inp.num_elements // depth,
+        "depth": depth,
+        "input_multiplier": multiplier,
+        "input_left_shift": left_shift,
+        "diff_min": diff_min,
+    })
+    outputs = [TensorRef(out.index), "NULL"] if out.dtype == "int8" else ["NULL", TensorRef(out.index)]
+    return [KernelCall("tinyaot_softmax_s8", [params, TensorRef(inp.index), *outputs])]
+
+
+def lower_logistic(ctx):
+    inp, out = ctx.input(0), ctx.output()
+    ctx.expect_dtype(inp, "int8")
+    ctx.expect(out.dtype == inp.dtype, f"output dtype {out.dtype} differs from input dtype {inp.dtype}", out.index)
+    ctx.expect_quantized(inp)
+    ctx.expect_quantized(out)
+    _expect_same_shape(ctx, inp, out)
+    _expect_zero_point_in_range(ctx, inp)
+    # TFLM checks only the zero point and always writes in steps of 1/256.
+    ctx.expect(out.zero_point == -128, f"output zero point must be -128, not {out.zero_point}", out.index)
+    # logistic_common.cc: frexp of input_scale * 2^27, mantissa rounded to Q31.
+    real = float(inp.scale) * float(1 << (31 - LOGISTIC_INPUT_INTEGER_BITS))
+    mantissa, shift = math.frexp(real)
+    multiplier = math.floor(mantissa * (1 << 31) + 0.5)  # TfLiteRound of a positive value
+    ctx.expect(multiplier < (1 << 31) and 0 <= shift <= 31,
+               f"input scale {inp.scale:g} is outside what TFLM's int8 LOGISTIC handles", inp.index)
+    params = ParamStruct("struct tinyaot_logistic_s8_params", {
+        "size": inp.num_elements,
+        "input_zero_point": inp.zero_point,
+        "input_range_radius": calculate_input_radius(LOGISTIC_INPUT_INTEGER_BITS, shift),
+        "input_multiplier": multiplier,
+        "input_shift": shift,
+    })
+    return [KernelCall("tinyaot_logistic_s8", [params, TensorRef(inp.index), TensorRef(out.index)])]
+
+
+def _relu_common(ctx):
+    inp, out = ctx.input(0), ctx.output()
+    ctx.expect_dtype(inp, "int8")
+    ctx.expect(out.dtype == inp.dtype, f"output dtype {out.dtype} differs from input dtype {inp.dtype}", out.index)
+    ctx.expect_quantized(inp)
+    _expect_same_shape(ctx, inp, out)
+    _expect_zero_point_in_range(ctx, inp)
+    return inp, out
+
+
+def lower_relu(ctx):
+    inp, out = _relu_common(ctx)
+    ctx.expect_quantized(out)
+    _expect_zero_point_in_range(ctx, out)
+    # activations_common.cc divides the scales in float, then widens to double.
+    multiplier, shift = quantize_multiplier(float(np.float32(inp.scale) / np.float32(out.scale)))
+    ctx.expect(shift <= 31, f"input scale / output scale {inp.scale / out.scale:g} is too large", out.index)
+    params = ParamStruct("struct tinyaot_relu_s8_params", {
+        "size": inp.num_elements,
+        "requantize": int(not (multiplier == 1 << 30 and shift == 1)),
+        "input_offset": inp.zero_point,
+        "output_offset": out.zero_point,
+        "multiplier": multiplier,
+        "shift": shift,
+        "act_min": max(-128, out.zero_point),  # zero point + roundf(0 / scale)
+        "act_max": 127,
+    })
+    return [KernelCall("tinyaot_relu_s8", [params, TensorRef(inp.index), TensorRef(out.index)])]
+
+
+def lower_relu6(ctx):
+    inp, out = _relu_common(ctx)
+    # TFLM's Relu6 clamps in the input's quantization and ignores the output's.
+    six = min(127, max(-128, quantize_value(6.0, inp.scale, inp.zero_point)))
+    params = ParamStruct("struct tinyaot_relu_s8_params", {
+        "size": inp.num_elements,
+        "requantize": 0,
+        "input_offset": inp.zero_point,
+        "output_offset": inp.zero_point,
+        "multiplier": 1 << 30,
+        "shift": 1,
+        "act_min": inp.zero_point,
+        "act_max": six,
+    })
+    return [KernelCall("tinyaot_relu_s8", [params, TensorRef(inp.index), TensorRef(out.index)])]
+
+
+OPS = {
+    "SOFTMAX": lower_softmax,
+    "LOGISTIC": lower_logistic,
+    "RELU": lower_relu,
+    "RELU6": lower_relu6,
+}
