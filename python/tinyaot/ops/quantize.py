@@ -1,0 +1,99 @@
+"""QUANTIZE (float32 -> int8/int16, and requantization between integer types)
+and DEQUANTIZE (int8/uint8/int16 -> float32), as TFLM's quantize_common.cc and
+dequantize_common.cc support them.
+"""
+
+import numpy as np
+
+from tinyaot.ops.base import KernelCall, ParamStruct, TensorRef
+from tinyaot.quant import INT_RANGES, quantize_multiplier
+
+# (input, output) pairs TFLM's QUANTIZE requantizes (PrepareQuantizeReference / EvalQuantizeReference).
+REQUANTIZE_PAIRS = {
+    ("int16", "int8"), ("int8", "int8"), ("int8", "uint8"), ("uint8", "int8"), ("int8", "int16"),
+    ("int8", "int32"), ("int16", "int16"), ("int16", "int32"), ("int32", "int8"), ("int32", "int16"),
+}
+QUANTIZE_FROM_FLOAT = ("int8", "int16")
+DEQUANTIZE_FROM = ("int8", "uint8", "int16")
+
+
+# enum tinyaot_dtype (tinyaot.h): how the kernels' type parameters name a dtype.
+DTYPE_ENUM = {"int8": 0, "int16": 1, "int32": 2, "float32": 3, "uint8": 4}
+
+
+def _dtype_enum(dtype):
+    return DTYPE_ENUM[dtype]
+
+
+def _expect_elementwise(ctx, inp, out):
+    ctx.expect(inp.num_elements == out.num_elements,
+               f"output has {out.num_elements} values but input has {inp.num_elements}", out.index)
+
+
+def _expect_per_tensor(ctx, t):
+    ctx.expect_quantized(t)
+    lo, hi = INT_RANGES[t.dtype]
+    ctx.expect(lo <= t.zero_point <= hi, f"zero point {t.zero_point} is outside the {t.dtype} range", t.index)
+    ctx.expect(np.isfinite(t.scale) and t.scale > 0, f"scale {t.scale:g} must be positive", t.index)
+
+
+def lower_quantize(ctx):
+    inp, out = ctx.input(0), ctx.output()
+    _expect_elementwise(ctx, inp, out)
+    if inp.dtype == "float32":
+        ctx.expect(out.dtype in QUANTIZE_FROM_FLOAT,
+                   f"float32 to {out.dtype} is not supported (float32 quantizes to: "
+                   f"{', '.join(QUANTIZE_FROM_FLOAT)})", out.index)
+        _expect_per_tensor(ctx, out)
+        lo, hi = INT_RANGES[out.dtype]
+        params = ParamStruct("struct tinyaot_quantize_f32_params", {
+            "size": inp.num_elements,
+            "output_type": _dtype_enum(out.dtype),
+            "scale": np.float32(out.scale),
+            "zero_point": out.zero_point,
+            "out_min": lo,
+            "out_max": hi,
+        })
+        return [KernelCall("tinyaot_quantize_f32", [params, TensorRef(inp.index), TensorRef(out.index)])]
+
+    pairs = ", ".join(f"{a}->{b}" for a, b in sorted(REQUANTIZE_PAIRS))
+    ctx.expect((inp.dtype, out.dtype) in REQUANTIZE_PAIRS,
+               f"{inp.dtype} to {out.dtype} is not supported (supported: float32->int8, float32->int16, {pairs})",
+               out.index)
+    _expect_per_tensor(ctx, inp)
+    _expect_per_tensor(ctx, out)
+    # quantize_common.cc: the ratio in double from the float32 scales.
+    multiplier, shift = quantize_multiplier(float(inp.scale) / float(out.scale))
+    ctx.expect(shift <= 31, f"input scale / output scale {float(inp.scale) / float(out.scale):g} is too large",
+               out.index)
+    lo, hi = INT_RANGES[out.dtype]
+    params = ParamStruct("struct tinyaot_quantize_int_params", {
+        "size": inp.num_elements,
+        "input_type": _dtype_enum(inp.dtype),
+        "output_type": _dtype_enum(out.dtype),
+        "input_zero_point": inp.zero_point,
+        "output_zero_point": out.zero_point,
+        "multiplier": multiplier,
+        "shift": shift,
+        "out_min": lo,
+        "out_max": hi,
+    })
+    return [KernelCall("tinyaot_quantize_int", [params, TensorRef(inp.index), TensorRef(out.index)])]
+
+
+def lower_dequantize(ctx):
+    inp, out = ctx.input(0), ctx.output()
+    _expect_elementwise(ctx, inp, out)
+    ctx.expect_dtype(inp, *DEQUANTIZE_FROM)
+    ctx.expect_dtype(out, "float32")
+    _expect_per_tensor(ctx, inp)
+    params = ParamStruct("struct tinyaot_dequantize_f32_params", {
+        "size": inp.num_elements,
+        "input_type": _dtype_enum(inp.dtype),
+        "scale": np.float32(inp.scale),
+        "zero_point": inp.zero_point,
+    })
+    return [KernelCall("tinyaot_dequantize_f32", [params, TensorRef(inp.index), TensorRef(out.index)])]
+
+
+OPS = {"QUANTIZE": lower_quantize, "DEQUANTIZE": lower_dequantize}
