@@ -1,0 +1,148 @@
+"""Test models: SOFTMAX, LOGISTIC, RELU, RELU6, QUANTIZE and DEQUANTIZE.
+
+Each model feeds one input to several operators with different options, so a
+few small models cover the dtype pairs and the edge cases (saturation,
+clamping, capped multipliers) against TFLM.
+"""
+
+import numpy as np
+
+from tinyaot.modelbuilder import ModelBuilder
+from tinyaot.testing.catalog import test_model
+
+SOFTMAX_S8 = dict(scale=1.0 / 256, zero_point=-128)
+SOFTMAX_S16 = dict(scale=1.0 / 65536, zero_point=-32768)
+
+
+def _softmax(mb, x, name, dtype, shape, beta):
+    y = mb.tensor(name, dtype, shape, **(SOFTMAX_S8 if dtype == "int8" else SOFTMAX_S16))
+    mb.op("SOFTMAX", [x], [y], "SoftmaxOptions", beta=beta)
+    return mb.output(y)
+
+
+@test_model("softmax_rows")
+def softmax_s8_rows():
+    """Rank 3, three rows: int8 and int16 outputs, beta 1 and a fractional beta."""
+    mb = ModelBuilder()
+    shape = [1, 3, 10]
+    x = mb.input("x", "int8", shape, scale=0.15, zero_point=3)
+    _softmax(mb, x, "p_s8", "int8", shape, 1.0)
+    _softmax(mb, x, "p_s16", "int16", shape, 0.37)
+    _softmax(mb, x, "p_s8_beta", "int8", shape, 2.5)
+    return mb.build()
+
+
+@test_model("softmax_scales")
+def softmax_s8_scales():
+    """A small input scale (every value counts), and a large one whose
+    beta * scale * 2^26 is capped at 2^31 - 1 (only the maximum survives)."""
+    mb = ModelBuilder()
+    shape = [4, 40]
+    fine = mb.input("fine", "int8", shape, scale=0.004, zero_point=-20)
+    coarse = mb.input("coarse", "int8", [2, 5], scale=0.9, zero_point=0)
+    _softmax(mb, fine, "fine_s8", "int8", shape, 1.0)
+    _softmax(mb, fine, "fine_s16", "int16", shape, 7.0)
+    _softmax(mb, coarse, "coarse_s8", "int8", [2, 5], 40.0)
+    _softmax(mb, coarse, "coarse_s16", "int16", [2, 5], 0.2)
+    return mb.build()
+
+
+@test_model("logistic_int8")
+def logistic_s8():
+    """Inside the range radius (small scale) and mostly saturated (large scale)."""
+    mb = ModelBuilder()
+    x = mb.input("x", "int8", [2, 32], scale=0.06, zero_point=-10)
+    y = mb.tensor("y", "int8", [2, 32], scale=1.0 / 256, zero_point=-128)
+    mb.op("LOGISTIC", [x], [y])
+    mb.output(y)
+    x2 = mb.input("x2", "int8", [1, 24], scale=0.25, zero_point=7)
+    y2 = mb.tensor("y2", "int8", [1, 24], scale=1.0 / 256, zero_point=-128)
+    mb.op("LOGISTIC", [x2], [y2])
+    mb.output(y2)
+    return mb.build()
+
+
+@test_model("relu_relu6")
+def relu_relu6_s8():
+    """RELU rescaling to another scale, RELU in place of scale (clamp only),
+    RELU6 with six inside and beyond the int8 range."""
+    mb = ModelBuilder()
+    shape = [1, 4, 4, 3]
+    x = mb.input("x", "int8", shape, scale=0.05, zero_point=-12)
+    outs = [
+        ("RELU", "relu_rescaled", dict(scale=0.031, zero_point=-128)),
+        ("RELU", "relu_same", dict(scale=0.05, zero_point=-12)),
+        ("RELU6", "relu6", dict(scale=0.05, zero_point=-12)),
+    ]
+    for op, name, quant in outs:
+        y = mb.tensor(name, "int8", shape, **quant)
+        mb.op(op, [x], [y])
+        mb.output(y)
+    fine = mb.input("fine", "int8", [10], scale=0.02, zero_point=5)  # six would be 305: clamped to 127
+    y = mb.tensor("relu6_clamped", "int8", [10], scale=0.02, zero_point=5)
+    mb.op("RELU6", [fine], [y])
+    mb.output(y)
+    return mb.build()
+
+
+@test_model("quantize_float_io", targets=False)
+def quantize_float_io():
+    """float32 -> int8 -> int8 (new scale) -> int16 -> int8 -> float32, and
+    float32 -> int16 -> float32; inputs in [-4, 4] saturate the int8 scale."""
+    mb = ModelBuilder()
+    shape = [1, 32]
+    x = mb.input("x", "float32", shape)
+    chain = [("q8", "int8", dict(scale=0.027, zero_point=5)),
+             ("q8b", "int8", dict(scale=0.041, zero_point=-7)),
+             ("q16", "int16", dict(scale=0.0003, zero_point=0)),
+             ("q8c", "int8", dict(scale=0.02, zero_point=3))]
+    steps = [x]
+    for name, dtype, quant in chain:
+        t = mb.tensor(name, dtype, shape, **quant)
+        mb.op("QUANTIZE", [steps[-1]], [t])
+        steps.append(t)
+    mb.output(steps[2])  # q8b: an int8 output of a float model
+    prev = steps[-1]
+    y = mb.tensor("y", "float32", shape)
+    mb.op("DEQUANTIZE", [prev], [y])
+    mb.output(y)
+    q16 = mb.tensor("x16", "int16", shape, scale=0.00013, zero_point=-3)
+    mb.op("QUANTIZE", [x], [q16])
+    y16 = mb.tensor("y16", "float32", shape)
+    mb.op("DEQUANTIZE", [q16], [y16])
+    mb.output(y16)
+    return mb.build()
+
+
+@test_model("quantize_int_pairs")
+def quantize_int_pairs():
+    """Every integer pair TFLM requantizes, from int16, int8, uint8 and int32 inputs."""
+    mb = ModelBuilder()
+    shape = [2, 12]
+    inputs = {
+        "int16": mb.input("in16", "int16", shape, scale=0.000625, zero_point=0),
+        "int8": mb.input("in8", "int8", shape, scale=0.07, zero_point=2),
+        "uint8": mb.input("inu8", "uint8", shape, scale=0.05, zero_point=130),
+        "int32": mb.input("in32", "int32", shape, scale=1e-6, zero_point=0),
+    }
+    outputs = [
+        ("int16", "int8", dict(scale=0.0592, zero_point=-128)),   # keyword model's input step
+        ("int16", "int16", dict(scale=0.0011, zero_point=-40)),
+        ("int16", "int32", dict(scale=3.05e-05, zero_point=0)),   # ratio above 1: left shift
+        ("int8", "int8", dict(scale=0.07, zero_point=2)),         # identity requantization
+        ("int8", "int8", dict(scale=0.11, zero_point=-30)),
+        ("int8", "uint8", dict(scale=0.07, zero_point=130)),      # TFLM's XOR fast path
+        ("int8", "int16", dict(scale=0.0001, zero_point=5)),
+        ("int8", "int32", dict(scale=0.0007, zero_point=-9)),
+        ("uint8", "int8", dict(scale=0.05, zero_point=2)),
+        ("int32", "int8", dict(scale=0.015, zero_point=-4)),
+        ("int32", "int16", dict(scale=0.00002, zero_point=11)),
+    ]
+    for k, (src, dtype, quant) in enumerate(outputs):
+        y = mb.tensor(f"{src}_to_{dtype}_{k}", dtype, shape, **quant)
+        mb.op("QUANTIZE", [inputs[src]], [y])
+        mb.output(y)
+    d = mb.tensor("deq_u8", "float32", shape)
+    mb.op("DEQUANTIZE", [inputs["uint8"]], [d])
+    mb.output(d)
+    return mb.build()
