@@ -160,12 +160,11 @@ class _CodegenContext:
         out = []
         for t, offset in sorted(self.model.state.items()):
             tensor = self.graph.tensors[t]
-            fill = tensor.zero_point if tensor.dtype in ("int8", "uint8") else 0
+            # As TFLM's ResetVariableTensors: every byte = the zero point for int8,
+            # 0 otherwise; a buffer the file holds for the tensor is ignored.
+            fill = tensor.zero_point if tensor.dtype == "int8" else 0
             out.append({"offset": offset, "bytes": tensor.nbytes, "fill": fill & 0xFF,
                         "name": tensor.name.replace("*/", "* /"), "init": None})
-            if tensor.data is not None:
-                out[-1]["init"] = {"symbol": f"{self.prefix}_init{t}", "ctype": tensor.ctype,
-                                   "count": tensor.num_elements, "body": c_array_body(tensor.data)}
         return out
 
     def template_values(self):
