@@ -46,16 +46,22 @@ def lower(ctx):
     for t, what in ((inp, "input"), (feature, "feature weights"), (time, "time weights"),
                     (state, "activation state"), (out, "output")):
         ctx.expect(len(t.shape) == 2, f"{what} must be 2-D, not {list(t.shape)}", t.index)
+    # Sizes come from the tensors TFLM's Prepare takes them from.
     batches, input_size = inp.shape
-    num_filters, memory_size = time.shape
+    num_filters = feature.shape[0]
+    memory_size = time.shape[1]
+    ctx.expect(batches >= 1 and input_size >= 1 and num_filters >= 1 and memory_size >= 1,
+               f"empty shapes are not supported (input {list(inp.shape)}, feature weights "
+               f"{list(feature.shape)}, time weights {list(time.shape)})")
     ctx.expect(num_filters % rank == 0,
                f"{num_filters} filters do not split into units of rank {rank}", feature.index)
     num_units = num_filters // rank
-    ctx.expect(batches >= 1 and input_size >= 1 and memory_size >= 1 and num_filters >= 1,
-               f"empty shapes are not supported (input {list(inp.shape)}, time weights {list(time.shape)})")
-    ctx.expect(tuple(feature.shape) == (num_filters, input_size),
+    ctx.expect(feature.shape[1] == input_size,
                f"feature weights must be [{num_filters}, {input_size}] (filters x input size), "
                f"not {list(feature.shape)}", feature.index)
+    ctx.expect(time.shape[0] == num_filters,
+               f"time weights must be [{num_filters}, {memory_size}] (filters x memory size), "
+               f"not {list(time.shape)}", time.index)
     ctx.expect(tuple(state.shape) == (batches, memory_size * num_filters),
                f"activation state must be [{batches}, {memory_size * num_filters}] "
                f"(batch x memory size * filters), not {list(state.shape)}", state.index)
