@@ -44,8 +44,9 @@ static void tinyaot_quantize_f32(const struct tinyaot_quantize_f32_params *p, co
     for (i = 0; i < p->size; i++) {
         const float q = input[i] / p->scale;
         int32_t y;
-        /* Out-of-range values saturate; NaN fails both tests and ends at out_min,
-         * as TFLM's cast of NaN (INT32_MIN) does on common targets. */
+        /* Beyond +-2^30 the value saturates (NaN goes to out_min). TFLM's
+         * float-to-int32 cast is undefined there: Arm saturates as here, x86
+         * yields INT32_MIN, so TFLM on a PC differs for |x / scale| >= 2^31. */
         if (q < 1073741824.0f && q > -1073741824.0f) {
             y = tinyaot_clamp_i32(tinyaot_round_f32(q) + p->zero_point, p->out_min, p->out_max);
         } else {
