@@ -53,6 +53,27 @@ static inline int32_t tinyaot_requantize(int32_t x, int32_t multiplier, int32_t 
 }
 
 /*
+ * The taps k in [*first, *end) of a filter window whose input position
+ * origin + k * dilation lies inside [0, size): what the reference kernels test
+ * tap by tap, worked out once per output pixel. Loops, not divisions: they only
+ * turn at the borders, and Cortex-M0 has no divide instruction.
+ */
+static inline void tinyaot_window(int32_t origin, int32_t dilation, int32_t taps, int32_t size,
+                                  int32_t *first, int32_t *end)
+{
+    int32_t k = 0;
+    int32_t e = taps;
+    while (k < taps && origin + k * dilation < 0) {
+        k++;
+    }
+    while (e > k && origin + (e - 1) * dilation >= size) {
+        e--;
+    }
+    *first = k;
+    *end = e;
+}
+
+/*
  * gemmlowp fixed-point math (fixedpoint.h), used by SOFTMAX and LOGISTIC.
  * A "Qn" value is an int32 raw with n integer bits and 31 - n fraction bits.
  */

@@ -1,0 +1,90 @@
+/*
+ * tinyaot_depthwise_conv2d_s8.h - int8 depthwise 2-D convolution (NHWC input,
+ * 1HWO filter).
+ *
+ * Matches TFLM's reference_integer_ops::DepthwiseConvPerChannel: output channel
+ * c * depth_multiplier + m filters input channel c alone. Taps outside the
+ * input are skipped (zero padding in real terms).
+ */
+#ifndef TINYAOT_DEPTHWISE_CONV2D_S8_H
+#define TINYAOT_DEPTHWISE_CONV2D_S8_H
+
+#include "tinyaot_common.h"
+
+struct tinyaot_depthwise_conv2d_params {
+    int32_t batches;
+    int32_t input_h, input_w, input_ch;
+    int32_t filter_h, filter_w;
+    int32_t depth_multiplier;   /* output_ch = input_ch * depth_multiplier */
+    int32_t output_h, output_w;
+    int32_t stride_h, stride_w;
+    int32_t dilation_h, dilation_w;
+    int32_t pad_h, pad_w;       /* top and left padding */
+    int32_t input_offset;       /* -input zero point */
+    int32_t output_offset;      /* output zero point */
+    int32_t act_min;
+    int32_t act_max;
+    int32_t per_channel;        /* 1: multiplier/shift per output channel, 0: one for all */
+};
+
+/* filter: [filter_h][filter_w][output_ch]; bias may be NULL. */
+static void tinyaot_depthwise_conv2d_s8(const struct tinyaot_depthwise_conv2d_params *p,
+                                        const int32_t *multiplier, const int32_t *shift,
+                                        const int8_t *input, const int8_t *filter,
+                                        const int32_t *bias, int8_t *output)
+{
+    const int32_t input_offset = p->input_offset;
+    const int32_t output_ch = p->input_ch * p->depth_multiplier;
+    /* Distance in the input between horizontally and vertically adjacent taps,
+       and in the filter between adjacent taps and rows. */
+    const int32_t tap_step_x = p->dilation_w * p->input_ch;
+    const int32_t tap_step_y = p->dilation_h * p->input_w * p->input_ch;
+    const int32_t filter_row = p->filter_w * output_ch;
+    int32_t b, oy, ox, ic, m, oc, fy, fx;
+
+    for (b = 0; b < p->batches; b++) {
+        const int8_t *in_image = input + b * p->input_h * p->input_w * p->input_ch;
+        for (oy = 0; oy < p->output_h; oy++) {
+            const int32_t in_y0 = oy * p->stride_h - p->pad_h;
+            int32_t fy_first, fy_end;
+            tinyaot_window(in_y0, p->dilation_h, p->filter_h, p->input_h, &fy_first, &fy_end);
+            for (ox = 0; ox < p->output_w; ox++) {
+                const int32_t in_x0 = ox * p->stride_w - p->pad_w;
+                int32_t fx_first, fx_end;
+                const int8_t *window; /* first valid tap, channel 0 */
+                const int8_t *w_window;
+                tinyaot_window(in_x0, p->dilation_w, p->filter_w, p->input_w, &fx_first, &fx_end);
+                window = in_image + ((in_y0 + fy_first * p->dilation_h) * p->input_w
+                                     + in_x0 + fx_first * p->dilation_w) * p->input_ch;
+                w_window = filter + fy_first * filter_row + fx_first * output_ch;
+                oc = 0;
+                for (ic = 0; ic < p->input_ch; ic++) {
+                    for (m = 0; m < p->depth_multiplier; m++, oc++) {
+                        const int32_t ch = p->per_channel ? oc : 0;
+                        const int8_t *in_row = window + ic;
+                        const int8_t *w_row = w_window + oc;
+                        int32_t acc = 0;
+                        for (fy = fy_first; fy < fy_end; fy++) {
+                            const int8_t *in_tap = in_row;
+                            const int8_t *w_tap = w_row;
+                            for (fx = fx_first; fx < fx_end; fx++) {
+                                acc += (int32_t)*w_tap * ((int32_t)*in_tap + input_offset);
+                                in_tap += tap_step_x;
+                                w_tap += output_ch;
+                            }
+                            in_row += tap_step_y;
+                            w_row += filter_row;
+                        }
+                        if (bias != NULL) {
+                            acc += bias[oc];
+                        }
+                        acc = tinyaot_requantize(acc, multiplier[ch], shift[ch]) + p->output_offset;
+                        *output++ = (int8_t)tinyaot_clamp_i32(acc, p->act_min, p->act_max);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#endif /* TINYAOT_DEPTHWISE_CONV2D_S8_H */

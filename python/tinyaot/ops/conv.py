@@ -1,0 +1,181 @@
+"""CONV_2D and DEPTHWISE_CONV_2D: int8 activations, int8 weights (per-channel or
+per-tensor), optional int32 bias.
+
+Everything TFLM's Prepare works out (padding, per-channel multipliers, the
+activation range) is computed here, the way TFLM computes it, and passed to the
+kernel as constants.
+"""
+
+from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, TensorRef
+from tinyaot.quant import per_channel_multipliers
+
+PADDING_SAME, PADDING_VALID = 0, 1
+PADDING_NAMES = {PADDING_SAME: "SAME", PADDING_VALID: "VALID"}
+
+
+def out_size(padding, image, taps, stride, dilation):
+    """tflite::ComputeOutSize (GetWindowedOutputSize in TensorFlow)."""
+    effective = (taps - 1) * dilation + 1
+    if padding == PADDING_SAME:
+        return (image + stride - 1) // stride
+    return (image + stride - effective) // stride
+
+
+def padding_before(image, taps, stride, dilation, out):
+    """tflite::ComputePaddingWithOffset: the top/left padding (any odd extra goes bottom/right)."""
+    effective = (taps - 1) * dilation + 1
+    return max((out - 1) * stride + effective - image, 0) // 2
+
+
+def window_geometry(ctx, inp, out, filter_h, filter_w, dilation=True):
+    """Checks stride, dilation, padding and the output's spatial size against TFLM's
+    formulas; returns a dict of the kernel fields they determine."""
+    opts = ctx.op.options
+    padding = opts.get("padding", PADDING_SAME)
+    ctx.expect(padding in PADDING_NAMES, f"padding {padding} is not supported (supported: SAME, VALID)")
+    stride_h, stride_w = opts.get("stride_h", 1), opts.get("stride_w", 1)
+    ctx.expect(stride_h >= 1 and stride_w >= 1, f"strides must be at least 1, not {stride_h}x{stride_w}")
+    dil_h, dil_w = (opts.get("dilation_h_factor", 1), opts.get("dilation_w_factor", 1)) if dilation else (1, 1)
+    ctx.expect(dil_h >= 1 and dil_w >= 1, f"dilation factors must be at least 1, not {dil_h}x{dil_w}")
+    ctx.expect(filter_h >= 1 and filter_w >= 1, f"filter size {filter_h}x{filter_w} is empty")
+    _, in_h, in_w, _ = inp.shape
+    out_h = out_size(padding, in_h, filter_h, stride_h, dil_h)
+    out_w = out_size(padding, in_w, filter_w, stride_w, dil_w)
+    ctx.expect(out_h >= 1 and out_w >= 1,
+               f"a {filter_h}x{filter_w} filter (dilation {dil_h}x{dil_w}) with {PADDING_NAMES[padding]} padding "
+               f"does not fit the {in_h}x{in_w} input", inp.index)
+    ctx.expect(tuple(out.shape[1:3]) == (out_h, out_w),
+               f"output is {out.shape[1]}x{out.shape[2]}, but {PADDING_NAMES[padding]} padding with stride "
+               f"{stride_h}x{stride_w} on a {in_h}x{in_w} input gives {out_h}x{out_w}", out.index)
+    fields = {
+        "filter_h": filter_h, "filter_w": filter_w,
+        "output_h": out_h, "output_w": out_w,
+        "stride_h": stride_h, "stride_w": stride_w,
+    }
+    if dilation:
+        fields.update(dilation_h=dil_h, dilation_w=dil_w)
+    fields.update(pad_h=padding_before(in_h, filter_h, stride_h, dil_h, out_h),
+                  pad_w=padding_before(in_w, filter_w, stride_w, dil_w, out_w))
+    return fields
+
+
+def expect_rank4(ctx, *tensors):
+    for t in tensors:
+        ctx.expect(len(t.shape) == 4, f"must be 4-D (NHWC), not {list(t.shape)}", t.index)
+
+
+def _check_filter(ctx, weights, channels, axis):
+    """Weights: constant int8, symmetric, one scale or one per output channel on `axis`."""
+    ctx.expect_dtype(weights, "int8")
+    ctx.expect_constant(weights)
+    ctx.expect_quantized(weights, per_channel_ok=True)
+    q = weights.quant
+    if q.per_channel:
+        ctx.expect(q.axis == axis and len(q.scale) == channels,
+                   f"per-channel quantization must have one scale per output channel on axis {axis} "
+                   f"({channels}), not {len(q.scale)} on axis {q.axis}", weights.index)
+    # TFLM's int8 kernels never read the filter zero point: int8 weights are symmetric.
+    ctx.expect(not q.zero_point.any(),
+               f"filter zero point must be 0 (int8 weights are symmetric), not {int(q.zero_point[0])}"
+               if len(q.zero_point) == 1 else "filter zero points must all be 0 (int8 weights are symmetric)",
+               weights.index)
+
+
+def _check_bias(ctx, bias, channels):
+    if bias is None:
+        return
+    ctx.expect_dtype(bias, "int32")
+    ctx.expect_constant(bias)
+    ctx.expect(bias.num_elements == channels, f"bias has {bias.num_elements} values, expected {channels}",
+               bias.index)
+
+
+def _quant_fields(ctx, inp, weights, out):
+    """Offsets, activation range and multiplier tables, as PopulateConvolutionQuantizationParams."""
+    multipliers, shifts = per_channel_multipliers(inp.scale, weights.quant.scale, out.scale)
+    act_min, act_max = ctx.activation(out)
+    fields = {
+        "input_offset": -inp.zero_point,
+        "output_offset": out.zero_point,
+        "act_min": act_min,
+        "act_max": act_max,
+        "per_channel": int(weights.quant.per_channel),
+    }
+    return fields, ParamArray("int32_t", multipliers), ParamArray("int32_t", shifts)
+
+
+def _check_io(ctx):
+    inp, weights, bias, out = ctx.input(0), ctx.input(1), ctx.input(2, optional=True), ctx.output()
+    for t in (inp, out):
+        ctx.expect_dtype(t, "int8")
+        ctx.expect_quantized(t)
+    expect_rank4(ctx, inp, weights, out)
+    ctx.expect(out.shape[0] == inp.shape[0],
+               f"output batch {out.shape[0]} differs from input batch {inp.shape[0]}", out.index)
+    return inp, weights, bias, out
+
+
+def lower_conv(ctx):
+    inp, weights, bias, out = _check_io(ctx)
+    out_ch, filter_h, filter_w, filter_ch = weights.shape
+    in_ch = inp.shape[3]
+    ctx.expect(out.shape[3] == out_ch,
+               f"output has {out.shape[3]} channels but the filter has {out_ch}", out.index)
+    ctx.expect(filter_ch >= 1 and in_ch % filter_ch == 0,
+               f"filter depth {filter_ch} does not divide the input's {in_ch} channels", weights.index)
+    groups = in_ch // filter_ch
+    ctx.expect(out_ch % groups == 0,
+               f"{out_ch} filters do not split into {groups} groups (input {in_ch} channels, filter depth "
+               f"{filter_ch})", weights.index)
+    _check_filter(ctx, weights, out_ch, axis=0)
+    _check_bias(ctx, bias, out_ch)
+
+    geometry = window_geometry(ctx, inp, out, filter_h, filter_w)
+    quant, multipliers, shifts = _quant_fields(ctx, inp, weights, out)
+    params = ParamStruct("struct tinyaot_conv2d_params", {
+        "batches": inp.shape[0],
+        "input_h": inp.shape[1], "input_w": inp.shape[2], "input_ch": in_ch,
+        "filter_h": filter_h, "filter_w": filter_w,
+        "filter_ch": filter_ch, "groups": groups, "filters_per_group": out_ch // groups,
+        "output_h": geometry["output_h"], "output_w": geometry["output_w"], "output_ch": out_ch,
+        **{k: geometry[k] for k in ("stride_h", "stride_w", "dilation_h", "dilation_w", "pad_h", "pad_w")},
+        **quant,
+    })
+    return [KernelCall("tinyaot_conv2d_s8", [
+        params, multipliers, shifts, TensorRef(inp.index), TensorRef(weights.index),
+        TensorRef(bias.index) if bias is not None else "NULL", TensorRef(out.index),
+    ])]
+
+
+def lower_depthwise(ctx):
+    inp, weights, bias, out = _check_io(ctx)
+    one, filter_h, filter_w, out_ch = weights.shape
+    in_ch = inp.shape[3]
+    ctx.expect(one == 1, f"depthwise filter must have shape [1, h, w, channels], not {list(weights.shape)}",
+               weights.index)
+    ctx.expect(out.shape[3] == out_ch,
+               f"output has {out.shape[3]} channels but the filter has {out_ch}", out.index)
+    multiplier = ctx.op.options.get("depth_multiplier", 1)
+    ctx.expect(multiplier >= 1 and in_ch * multiplier == out_ch,
+               f"depth_multiplier {multiplier} does not turn {in_ch} input channels into {out_ch}")
+    _check_filter(ctx, weights, out_ch, axis=3)
+    _check_bias(ctx, bias, out_ch)
+
+    geometry = window_geometry(ctx, inp, out, filter_h, filter_w)
+    quant, multipliers, shifts = _quant_fields(ctx, inp, weights, out)
+    params = ParamStruct("struct tinyaot_depthwise_conv2d_params", {
+        "batches": inp.shape[0],
+        "input_h": inp.shape[1], "input_w": inp.shape[2], "input_ch": in_ch,
+        "filter_h": filter_h, "filter_w": filter_w,
+        "depth_multiplier": multiplier,
+        "output_h": geometry["output_h"], "output_w": geometry["output_w"],
+        **{k: geometry[k] for k in ("stride_h", "stride_w", "dilation_h", "dilation_w", "pad_h", "pad_w")},
+        **quant,
+    })
+    return [KernelCall("tinyaot_depthwise_conv2d_s8", [
+        params, multipliers, shifts, TensorRef(inp.index), TensorRef(weights.index),
+        TensorRef(bias.index) if bias is not None else "NULL", TensorRef(out.index),
+    ])]
+
+
+OPS = {"CONV_2D": lower_conv, "DEPTHWISE_CONV_2D": lower_depthwise}
