@@ -1,0 +1,91 @@
+"""Every model, on every board: bit-exact against TFLite Micro over the serial runner."""
+
+import re
+
+import pytest
+
+from conftest import shared_model
+from tinyaot import harness
+from tinyaot.oracle import compare_with_tflm
+
+CALLS = 20
+SEED = 1234
+
+
+def input_specs(dev):
+    return [{"dtype": t.dtype, "shape": t.shape} for t in dev.info().inputs]
+
+
+def check_against_tflm(dev, model_path, calls, seed, reset_between):
+    """Runs compare_with_tflm with the device as candidate; returns the run figures."""
+    figures = []
+
+    def on_device(inputs):
+        if reset_between:
+            dev.reset()  # TFLM is reset between calls too
+        outputs, fig = dev.invoke(inputs)
+        figures.append(fig)
+        return outputs
+
+    dev.reset()
+    mismatches = compare_with_tflm(model_path, on_device, input_specs(dev), calls=calls,
+                                   seed=seed, reset_between=reset_between)
+    assert not mismatches, (
+        f"{len(mismatches)} of {calls} calls differ from TFLM; first: call {mismatches[0][0]},"
+        f" output {mismatches[0][1]}: expected {mismatches[0][2]}, got {mismatches[0][3]}")
+    assert len(figures) == calls
+    return figures
+
+
+def test_bit_exact(target, target_model):
+    board, name, path = target_model
+    path = path or shared_model(name)
+    try:
+        fw = target.firmware(board, name=name, model=path)
+    except harness.ModelTooBig as exc:
+        pytest.skip(f"does not fit {board}: {exc}")
+    with target.open(fw) as dev:
+        info = dev.info()
+        assert info.name == name
+        assert info.io_ok, f"I/O tensors need {info.io_needed} bytes, runner has {info.io_buffer_size}"
+        assert info.arena_size == fw.model_json()["arena_size"]
+        stateful = info.state_size > 0
+        figures = check_against_tflm(dev, path, CALLS, SEED, reset_between=True)
+    assert all(f.status == 0 for f in figures)
+    assert all(f.stack_bytes > 0 for f in figures)
+    if not stateful:
+        # The same code on the same emulated core: cost must not depend on data much,
+        # and it must have been counted at all.
+        assert min(f.cycles for f in figures) > 0
+
+
+def test_keyword_scrambled_keeps_state(target, boards):
+    """SVDF state persists across 10 calls exactly as in TFLM invoked 10 times without reset."""
+    path = shared_model("tflm_keyword_scrambled")
+    for board in boards:
+        fw = target.firmware(board, name="tflm_keyword_scrambled", model=path)
+        with target.open(fw) as dev:
+            assert dev.info().state_size > 0
+            check_against_tflm(dev, path, 10, SEED + 1, reset_between=False)
+            # After reset(), the first call matches a fresh interpreter again.
+            check_against_tflm(dev, path, 2, SEED + 2, reset_between=False)
+
+
+def test_person_detect_on_m3(target):
+    """Runs bit-exact if it fits the 64 KB M3, otherwise the build must say clearly why not."""
+    path = shared_model("tflm_person_detect_int8")
+    name = "tflm_person_detect_int8"
+    try:
+        fw = target.firmware("qemu_cortex_m3", name=name, model=path)
+    except harness.ModelTooBig as exc:
+        message = str(exc)
+        m = re.search(r"model 'tflm_person_detect_int8' does not fit qemu_cortex_m3: needs (\d+)"
+                      r" bytes of RAM \(arena (\d+) \+ state (\d+) \+ inputs (\d+) \+ outputs (\d+)\)"
+                      r" but only (\d+) are available", message)
+        assert m, message
+        need, arena, state, ins, outs, budget = map(int, m.groups())
+        assert need == arena + state + ins + outs > budget
+        assert ins == 96 * 96  # the image
+        return
+    with target.open(fw, run_timeout=300) as dev:
+        check_against_tflm(dev, path, CALLS, SEED, reset_between=True)
