@@ -112,6 +112,13 @@ def test_bias_length(tmp_path):
                  r"operator 0 \(CONV_2D\): tensor 'b': bias has 3 values, expected 4")
 
 
+def test_zero_output_scale(tmp_path):
+    expect_error(tmp_path, conv_model(out_q=(0.0, 0)),
+                 r"operator 0 \(CONV_2D\): tensor 'y': output scale must be positive, not 0")
+    expect_error(tmp_path, pool_model(out_q=(0.0, 0)),
+                 r"operator 0 \(MAX_POOL_2D\): tensor 'y': output scale must be positive, not 0")
+
+
 def test_unsupported_fused_activation(tmp_path):
     expect_error(tmp_path, conv_model(fused_activation_function=4),
                  r"operator 0 \(CONV_2D\): fused activation TANH is not supported")

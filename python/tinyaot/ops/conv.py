@@ -64,6 +64,11 @@ def expect_rank4(ctx, *tensors):
         ctx.expect(len(t.shape) == 4, f"must be 4-D (NHWC), not {list(t.shape)}", t.index)
 
 
+def expect_output_scale(ctx, out):
+    """Requantization and activation ranges divide by the output scale."""
+    ctx.expect(out.scale > 0, f"output scale must be positive, not {float(out.scale):g}", out.index)
+
+
 def _check_filter(ctx, weights, channels, axis):
     """Weights: constant int8, symmetric, one scale or one per output channel on `axis`."""
     ctx.expect_dtype(weights, "int8")
@@ -109,6 +114,7 @@ def _check_io(ctx):
     for t in (inp, out):
         ctx.expect_dtype(t, "int8")
         ctx.expect_quantized(t)
+    expect_output_scale(ctx, out)
     expect_rank4(ctx, inp, weights, out)
     ctx.expect(out.shape[0] == inp.shape[0],
                f"output batch {out.shape[0]} differs from input batch {inp.shape[0]}", out.index)

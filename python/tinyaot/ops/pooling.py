@@ -5,7 +5,7 @@ zero point (TFLM's Prepare refuses the model otherwise).
 """
 
 from tinyaot.ops.base import KernelCall, ParamStruct, TensorRef
-from tinyaot.ops.conv import expect_rank4, window_geometry
+from tinyaot.ops.conv import expect_output_scale, expect_rank4, window_geometry
 
 
 def _lower(ctx, kernel, params_type):
@@ -13,6 +13,7 @@ def _lower(ctx, kernel, params_type):
     for t in (inp, out):
         ctx.expect_dtype(t, "int8")
         ctx.expect_quantized(t)
+    expect_output_scale(ctx, out)
     expect_rank4(ctx, inp, out)
     ctx.expect(out.shape[0] == inp.shape[0] and out.shape[3] == inp.shape[3],
                f"output batch and channels {out.shape[0]}, {out.shape[3]} differ from the input's "
