@@ -1,0 +1,26 @@
+"""`tinyaot bench`: the table and JSON carry real, consistent figures."""
+
+import json
+
+from tinyaot import bench
+from tinyaot.testing import catalog
+from conftest import OWN_MODELS_DIR
+
+
+def test_bench_reports_sizes_speed_and_exactness(tmp_path, capsys, boards):
+    model = catalog.build("fc_relu_per_tensor", OWN_MODELS_DIR)
+    out_json = tmp_path / "bench.json"
+    args = [str(model), "--calls", "3", "--json", str(out_json)]
+    for b in boards:
+        args += ["--board", b]
+    assert bench.main(args) == 0
+    rows = json.loads(out_json.read_text())
+    assert [r["board"] for r in rows] == list(boards)
+    table = capsys.readouterr().out
+    for r in rows:
+        assert r["status"] == "ok" and r["bit_exact"] is True and r["calls"] == 3
+        assert r["flash"] > r["weights"] > 0
+        assert r["ram"] >= r["arena"]
+        assert r["instructions"] > 100 and r["stack"] > 0
+        assert f"{r['board']}" in table and f"{r['instructions']}" in table
+    assert "yes (3)" in table
