@@ -1,6 +1,7 @@
 """examples/: the ten-line person_detect classifier, built as the README says."""
 
 import subprocess
+import sys
 
 import numpy as np
 
@@ -11,7 +12,7 @@ from tinyaot.oracle import tflm_interpreter
 def test_classify_image_example_agrees_with_tflm(tmp_path):
     model = shared_model("tflm_person_detect_int8")
     out = tmp_path / "pd"
-    subprocess.run(["python3", "-m", "tinyaot", "compile", str(model), "--name", "person_detect", "--out", str(out)],
+    subprocess.run([sys.executable, "-m", "tinyaot", "compile", str(model), "--name", "person_detect", "--out", str(out)],
                    check=True, env={"PYTHONPATH": str(ROOT / "python"), "PATH": "/usr/bin:/bin"})
     exe = tmp_path / "classify"
     subprocess.run(["cc", "-std=c99", "-O2", "-Wall", "-Wextra", "-Werror", "-I", str(out),

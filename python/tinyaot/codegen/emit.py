@@ -164,7 +164,7 @@ class _CodegenContext:
             # 0 otherwise; a buffer the file holds for the tensor is ignored.
             fill = tensor.zero_point if tensor.dtype == "int8" else 0
             out.append({"offset": offset, "bytes": tensor.nbytes, "fill": fill & 0xFF,
-                        "name": tensor.name.replace("*/", "* /"), "init": None})
+                        "name": tensor.name.replace("*/", "* /")})
         return out
 
     def template_values(self):
