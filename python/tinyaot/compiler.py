@@ -1,7 +1,6 @@
 """The pipeline, top to bottom: frontend -> views -> lowering -> planner -> codegen."""
 
 import re
-import time
 from dataclasses import dataclass, field
 
 from tinyaot.errors import TinyAotError
@@ -34,12 +33,10 @@ class CompiledModel:
     lower_bound: int
     state: dict  # variable tensor index -> offset in the state area
     state_size: int
-    seconds: float = 0.0
     notes: list = field(default_factory=list)
 
 
 def compile_model(path, options):
-    start = time.perf_counter()
     check_options(options)
     graph = read_tflite(path)
     views = find_views(graph)
@@ -54,7 +51,6 @@ def compile_model(path, options):
     if arena_size != lb:
         model.notes.append(f"arena is {arena_size} bytes, {arena_size - lb} above the lower bound {lb}: "
                            "no placement of these lifetimes by greedy best-fit reaches it")
-    model.seconds = time.perf_counter() - start
     return model
 
 
