@@ -185,9 +185,13 @@ static void setup_io(void)
     }
 }
 
+/* Length-prefixed string, cut to fit 255 bytes and `room`. */
 static uint32_t put_string(uint8_t *p, const char *s, uint32_t room)
 {
     uint32_t n = s != NULL ? (uint32_t)strlen(s) : 0u;
+    if (room == 0u) {
+        return 0u;
+    }
     if (n > 255u) {
         n = 255u;
     }

@@ -6,6 +6,8 @@
  *   2 fault    executes an undefined instruction (HardFault)
  *   3 garbage  writes non-protocol bytes to the serial line, then answers
  *   4 hang     never returns
+ *   5 spin     a loop of exactly TEST_SPIN_INSTRUCTIONS instructions, then
+ *              echo: checks the cycle counter, its 24-bit wrap included
  */
 #include <stdint.h>
 
@@ -16,6 +18,10 @@
 #define TEST_FAULT 2
 #define TEST_GARBAGE 3
 #define TEST_HANG 4
+#define TEST_SPIN 5
+
+/* 12e6 iterations of subs + bne: more than 2^24 SysTick ticks on both boards. */
+#define TEST_SPIN_ITERATIONS 12000000u
 
 static int32_t test_run(void *const *inputs, void *const *outputs)
 {
@@ -36,6 +42,14 @@ static int32_t test_run(void *const *inputs, void *const *outputs)
     for (;;) {
         __asm__ volatile("" ::: "memory");
     }
+#elif TINYAOT_RUNNER_TEST == TEST_SPIN
+    {
+        uint32_t n = TEST_SPIN_ITERATIONS;
+        __asm__ volatile(".syntax unified\n"
+                         "1: subs %0, %0, #1\n"
+                         "bne 1b"
+                         : "+l"(n));
+    }
 #endif
     for (i = 0; i < 4; i++) {
         out[i] = (int8_t)(in[i] + 1);
@@ -54,7 +68,14 @@ static const struct tinyaot_tensor_info test_output = {
     "y", TINYAOT_INT8, 2u, {1, 4, 0, 0, 0, 0}, 4u, 0.5f, -2
 };
 
+/* Designated initialisers: fields added to the descriptor later stay zero. */
 const struct tinyaot_model tinyaot_runner_test_model = {
-    "runner_test", "test", test_run, test_reset, 1u, 1u,
-    &test_input, &test_output, 0u, 0u
+    .name = "runner_test",
+    .generator_version = "test",
+    .run = test_run,
+    .reset = test_reset,
+    .num_inputs = 1u,
+    .num_outputs = 1u,
+    .inputs = &test_input,
+    .outputs = &test_output,
 };

@@ -123,3 +123,17 @@ def test_qemu_is_stopped_on_error_and_when_python_is_killed(target):
         while qemu_pid in _qemu_pids() and time.monotonic() < deadline:
             time.sleep(0.1)
         assert qemu_pid not in _qemu_pids(), f"QEMU survived {sig.name} of its parent"
+
+
+def test_instruction_count_is_exact_across_systick_wraps(target, board):
+    """run() spins exactly 24e6 instructions: over 2^24 SysTick ticks on both boards."""
+    fw = target.firmware(board, test_mode="spin")
+    with target.open(fw) as dev:
+        _, figures = dev.invoke([X])
+        assert figures.cycles > 1 << 24  # the counter wrapped at least once
+        # Loop + the echo code around it; resolution is one SysTick tick (<= 1.25 instructions).
+        assert 24_000_000 <= figures.instructions <= 24_000_000 + 100, figures
+        _, again = dev.invoke([X])
+        # Deterministic under -icount, except that the SysTick wrap interrupt
+        # (a few instructions) may fire once more or less depending on phase.
+        assert abs(again.instructions - figures.instructions) <= 16
