@@ -13,6 +13,7 @@
 #include <zephyr/kernel.h>
 #include <zephyr/device.h>
 #include <zephyr/drivers/uart.h>
+#include <zephyr/sys/printk.h>
 #include <zephyr/sys/ring_buffer.h>
 #include <zephyr/version.h>
 #define HAVE_ZEPHYR_PREFIX 1
@@ -22,6 +23,7 @@
 #include <zephyr.h>
 #include <device.h>
 #include <drivers/uart.h>
+#include <sys/printk.h>
 #include <sys/ring_buffer.h>
 #include <version.h>
 #endif
@@ -152,6 +154,56 @@ uint8_t *tinyaot_port_io_buffer(uint32_t *size)
 	return io_buffer;
 }
 
+#ifdef CONFIG_SERIAL_INFERENCE_SELFTEST
+/*
+ * One inference on a fixed pattern, printed: what Twister's console regex
+ * checks (sample.yaml has TFLM's outputs for the bundled model). Uses the
+ * runner's buffer before the runner owns it.
+ */
+static void selftest(const struct tinyaot_model *m)
+{
+	void *inputs[8];
+	void *outputs[8];
+	uint32_t off = 0, i, k;
+	int32_t status;
+
+	if (m->num_inputs > 8u || m->num_outputs > 8u) {
+		printk("selftest: too many tensors\n");
+		return;
+	}
+	for (i = 0; i < m->num_inputs; i++) {
+		uint8_t *p = io_buffer + off;
+
+		for (k = 0; k < m->inputs[i].size_bytes; k++) {
+			p[k] = (uint8_t)(11u + 37u * k);
+		}
+		inputs[i] = p;
+		off += (m->inputs[i].size_bytes + 7u) & ~7u;
+	}
+	for (i = 0; i < m->num_outputs; i++) {
+		outputs[i] = io_buffer + off;
+		off += (m->outputs[i].size_bytes + 7u) & ~7u;
+	}
+	status = m->run(inputs, outputs);
+	printk("selftest %s: status %d\n", m->name, (int)status);
+	for (i = 0; i < m->num_outputs; i++) {
+		const uint8_t *p = outputs[i];
+
+		printk("output %u:", (unsigned)i);
+		for (k = 0; k < m->outputs[i].size_bytes && k < 64u; k++) {
+			/* int8 is the common case; other types print as raw bytes. */
+			if (m->outputs[i].dtype == TINYAOT_INT8) {
+				printk(" %d", (int)(int8_t)p[k]);
+			} else {
+				printk(" %u", (unsigned)p[k]);
+			}
+		}
+		printk("\n");
+	}
+	printk("selftest done\n");
+}
+#endif
+
 /* Zephyr 3.4 made main() return int; older kernels declare it void. */
 #if KERNEL_VERSION_NUMBER >= 0x030400
 int main(void)
@@ -162,6 +214,9 @@ void main(void)
 #ifdef CONFIG_UART_INTERRUPT_DRIVEN
 	uart_irq_callback_user_data_set(uart, uart_isr, NULL);
 	uart_irq_rx_enable(uart);
+#endif
+#ifdef CONFIG_SERIAL_INFERENCE_SELFTEST
+	selftest(&TINYAOT_RUNNER_MODEL);
 #endif
 	tinyaot_runner(&TINYAOT_RUNNER_MODEL); /* does not return */
 #if KERNEL_VERSION_NUMBER >= 0x030400
