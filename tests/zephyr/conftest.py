@@ -1,0 +1,28 @@
+"""Zephyr lane: builds the Zephyr samples with a real Zephyr tree and runs them
+in QEMU. Needs ZEPHYR_BASE (or a west workspace around this repo, as
+`west init -l tinyaot && west update` makes); skipped otherwise.
+"""
+
+import shutil
+
+import pytest
+
+from zephyr_env import BOARDS, ENABLE_HINT, ZephyrEnv, find_zephyr_base
+
+
+@pytest.fixture(scope="session")
+def zephyr():
+    base = find_zephyr_base()
+    if base is None:
+        pytest.skip(f"Zephyr lane needs a Zephyr tree: {ENABLE_HINT}")
+    env = ZephyrEnv(base)
+    if "ZEPHYR_TOOLCHAIN_VARIANT" not in env.env:
+        pytest.skip(f"no ARM toolchain for Zephyr: {ENABLE_HINT}")
+    if not shutil.which("qemu-system-arm"):
+        pytest.skip("qemu-system-arm is not installed (apt-get install qemu-system-arm)")
+    return env
+
+
+@pytest.fixture(params=sorted(BOARDS))
+def board(request):
+    return request.param

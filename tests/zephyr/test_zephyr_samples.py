@@ -1,0 +1,145 @@
+"""Zephyr samples on Zephyr's QEMU boards, checked against TFLite Micro bit for bit.
+
+    ZEPHYR_BASE=<ws>/zephyr pytest tests/zephyr -v
+
+hello_world is checked through its console output; serial_inference through
+the shared serial harness (tinyaot.harness), for its bundled model and for
+some of the project's own test models.
+"""
+
+import re
+import time
+
+import numpy as np
+import pytest
+
+from zephyr_env import BOARDS, BUILD_ROOT, SAMPLES, memory_regions
+
+from tinyaot import harness
+from tinyaot.oracle import compare_with_tflm, tflm_interpreter
+
+HELLO_MODEL = SAMPLES / "hello_world" / "hello_world.tflite"
+# Own test models served by serial_inference besides the bundled one: one
+# per kernel family that fits the 16 KiB qemu_cortex_m0 (see tinyaot.testing).
+SERIAL_MODELS = ["hello_world", "fc_relu_per_tensor", "mini_mobilenet"]
+
+
+def console_lines(elf, machine, until, timeout=60.0):
+    """Boots elf in QEMU and returns its console lines up to one matching `until`."""
+    with harness.Qemu(elf, machine) as qemu:
+        port = harness.open_serial(qemu.pty, timeout=0.5)
+        try:
+            text = b""
+            deadline = time.monotonic() + timeout
+            while time.monotonic() < deadline:
+                text += port.read(4096)
+                lines = text.decode("ascii", "replace").replace("\r", "").split("\n")
+                if any(re.search(until, l) for l in lines[:-1]):
+                    return lines
+            pytest.fail(f"no line matching {until!r} within {timeout:g} s; got:\n"
+                        + text.decode("ascii", "replace"))
+        finally:
+            port.close()
+
+
+def _ints(s):
+    return [int(v) for v in s.split()]
+
+
+def test_hello_world_console(zephyr, board):
+    build_dir, log = zephyr.build("hello_world", board, "default")
+    lines = console_lines(build_dir / "zephyr" / "zephyr.elf", BOARDS[board],
+                          r"^hello_world (done|FAILED)$")
+    assert "hello_world done" in lines, "\n".join(lines)
+    rows = {}
+    for line in lines:
+        m = re.match(r"^(input |output) (\d+):(.*)$", line)
+        if m:
+            rows.setdefault(int(m.group(2)), {})[m.group(1).strip()] = _ints(m.group(3))
+    assert len(rows) == 3, "\n".join(lines)
+    interp = tflm_interpreter(HELLO_MODEL)
+    for r, row in sorted(rows.items()):
+        interp.set_input(np.array([row["input"]], dtype=np.int8), 0)
+        interp.invoke()
+        expected = interp.get_output(0).reshape(-1).tolist()
+        assert row["output"] == expected, f"row {r}: Zephyr {row['output']} != TFLM {expected}"
+    assert any(re.match(r"^time per inference: \d+ ns", l) for l in lines)
+    print(f"\n{board} hello_world: {memory_regions(build_dir, log)}")
+
+
+def _model_path(name):
+    """Bundled model, or one of the project's own test models written to a
+    stable folder (a new path each session would force full Zephyr rebuilds)."""
+    if name == "hello_world":
+        return HELLO_MODEL
+    from tinyaot.testing import catalog
+    return catalog.build(name, BUILD_ROOT / "models")
+
+
+@pytest.mark.parametrize("model_name", SERIAL_MODELS)
+def test_serial_inference_matches_tflm(zephyr, board, model_name):
+    model = _model_path(model_name)
+    args = [] if model_name == "hello_world" else [f"TINYAOT_MODEL={model}"]
+    build_dir, log = zephyr.build("serial_inference", board, model_name, args)
+    with harness.Qemu(build_dir / "zephyr" / "zephyr.elf", BOARDS[board]) as qemu:
+        port = harness.open_serial(qemu.pty)
+        try:
+            dev = harness.Device(port, 5.0, 60.0, None, f"Zephyr {board} ({model_name})")
+            dev.sync()
+            info = dev.info()
+            assert info.name == model_name
+            assert info.io_ok
+            specs = [{"dtype": t.dtype, "shape": t.shape} for t in info.inputs]
+            figures = []
+
+            def run(inputs):
+                outputs, fig = dev.invoke(inputs)
+                figures.append(fig)
+                return outputs
+            mismatches = compare_with_tflm(model, run, specs, calls=5)
+        finally:
+            port.close()
+    assert not mismatches, f"{len(mismatches)} outputs differ from TFLM, first: {mismatches[0]}"
+    print(f"\n{board} serial_inference[{model_name}]: {memory_regions(build_dir, log)},"
+          f" {figures[-1].cycles} cycles at {info.cycles_hz} Hz, stack {figures[-1].stack_bytes} B")
+
+
+def test_model_symbols_are_prefixed(zephyr):
+    """rom_report / ram_report list the model's data under tinyaot_<name>_ names."""
+    build_dir, _ = zephyr.build("hello_world", "qemu_cortex_m3", "default")
+    rom = zephyr.target(build_dir, "rom_report")
+    ram = zephyr.target(build_dir, "ram_report")
+    for sym in ("tinyaot_hello_world_w1_fc1_weights", "tinyaot_hello_world_model",
+                "tinyaot_hello_world_run"):
+        assert sym in rom, f"{sym} missing from rom_report"
+    assert "tinyaot_hello_world_arena" in ram, "arena missing from ram_report"
+
+
+def _big_model(path, hidden_rows):
+    """FC model whose intermediate tensor takes hidden_rows * 64 bytes of arena."""
+    from tinyaot.modelbuilder import ModelBuilder
+    mb = ModelBuilder()
+    x = mb.input("x", "int8", [hidden_rows, 16], scale=0.1, zero_point=0)
+    w1 = mb.const("w1", np.ones((64, 16), np.int8), scale=0.02)
+    h = mb.tensor("h", "int8", [hidden_rows, 64], scale=0.2, zero_point=0)
+    mb.op("FULLY_CONNECTED", [x, w1, -1], [h], "FullyConnectedOptions")
+    w2 = mb.const("w2", np.ones((4, 64), np.int8), scale=0.02)
+    y = mb.tensor("y", "int8", [hidden_rows, 4], scale=0.5, zero_point=0)
+    mb.op("FULLY_CONNECTED", [h, w2, -1], [y], "FullyConnectedOptions")
+    mb.output(y)
+    path.write_bytes(mb.build())
+    return path
+
+
+def test_too_big_model_fails_with_clear_message(zephyr, tmp_path):
+    # 32 KiB of arena: fits qemu_cortex_m3 (64 KiB) but not qemu_cortex_m0 (16 KiB).
+    model = _big_model(tmp_path / "too_big.tflite", 512)
+    _, log = zephyr.build("serial_inference", "qemu_cortex_m0", "too_big",
+                          [f"TINYAOT_MODEL={model}"], check=False)
+    m = re.search(r"tinyaot: the models do not fit qemu_cortex_m0: [^\n]*", log)
+    assert m, "expected the tinyaot fit check to stop the build; log:\n" + log[-3000:]
+    assert "too_big: arena 32768" in m.group(0)
+    assert "CONFIG_TINYAOT_RAM_RESERVE" in m.group(0)
+    build_dir, _ = zephyr.build("serial_inference", "qemu_cortex_m3", "too_big",
+                                [f"TINYAOT_MODEL={model}"])
+    assert (build_dir / "zephyr" / "zephyr.elf").exists()
