@@ -3,12 +3,14 @@
 compile-time constants that the catalog comparison only checks indirectly."""
 
 import re
+from importlib import resources
 
 import pytest
 
 from tinyaot.compiler import Options, compile_model
 from tinyaot.errors import TinyAotError
 from tinyaot.modelbuilder import ModelBuilder
+from tinyaot.ops.quantize import DTYPE_ENUM
 
 S8_OUT = dict(scale=1.0 / 256, zero_point=-128)
 
@@ -138,3 +140,10 @@ def test_relu_same_scale_is_clamp_only(tmp_path):
     other = _params(compile_bytes(tmp_path, one_op_model("RELU", out_quant=dict(scale=0.2, zero_point=-128)), "o"))
     assert (same["requantize"], same["act_min"], same["act_max"]) == (0, 3, 127)
     assert (other["requantize"], other["act_min"]) == (1, -128)
+
+
+def test_dtype_codes_match_tinyaot_h():
+    """The (de)quantize kernels take enum tinyaot_dtype values computed in Python."""
+    header = (resources.files("tinyaot") / "kernels" / "tinyaot.h").read_text()
+    enum = {name.lower(): int(value) for name, value in re.findall(r"TINYAOT_(\w+) = (\d+)", header)}
+    assert {k: v for k, v in enum.items() if k in DTYPE_ENUM} == DTYPE_ENUM

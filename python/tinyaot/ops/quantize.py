@@ -21,10 +21,6 @@ DEQUANTIZE_FROM = ("int8", "uint8", "int16")
 DTYPE_ENUM = {"int8": 0, "int16": 1, "int32": 2, "float32": 3, "uint8": 4}
 
 
-def _dtype_enum(dtype):
-    return DTYPE_ENUM[dtype]
-
-
 def _expect_elementwise(ctx, inp, out):
     ctx.expect(inp.num_elements == out.num_elements,
                f"output has {out.num_elements} values but input has {inp.num_elements}", out.index)
@@ -48,7 +44,7 @@ def lower_quantize(ctx):
         lo, hi = INT_RANGES[out.dtype]
         params = ParamStruct("struct tinyaot_quantize_f32_params", {
             "size": inp.num_elements,
-            "output_type": _dtype_enum(out.dtype),
+            "output_type": DTYPE_ENUM[out.dtype],
             "scale": np.float32(out.scale),
             "zero_point": out.zero_point,
             "out_min": lo,
@@ -69,8 +65,8 @@ def lower_quantize(ctx):
     lo, hi = INT_RANGES[out.dtype]
     params = ParamStruct("struct tinyaot_quantize_int_params", {
         "size": inp.num_elements,
-        "input_type": _dtype_enum(inp.dtype),
-        "output_type": _dtype_enum(out.dtype),
+        "input_type": DTYPE_ENUM[inp.dtype],
+        "output_type": DTYPE_ENUM[out.dtype],
         "input_zero_point": inp.zero_point,
         "output_zero_point": out.zero_point,
         "multiplier": multiplier,
@@ -89,7 +85,7 @@ def lower_dequantize(ctx):
     _expect_per_tensor(ctx, inp)
     params = ParamStruct("struct tinyaot_dequantize_f32_params", {
         "size": inp.num_elements,
-        "input_type": _dtype_enum(inp.dtype),
+        "input_type": DTYPE_ENUM[inp.dtype],
         "scale": np.float32(inp.scale),
         "zero_point": inp.zero_point,
     })

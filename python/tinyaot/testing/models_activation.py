@@ -85,10 +85,11 @@ def relu_relu6_s8():
     return mb.build()
 
 
-@test_model("quantize_float_io", targets=False)
+@test_model("quantize_float_io")
 def quantize_float_io():
     """float32 -> int8 -> int8 (new scale) -> int16 -> int8 -> float32, and
-    float32 -> int16 -> float32; inputs in [-4, 4] saturate the int8 scale."""
+    float32 -> int16 -> float32; inputs in [-4, 4] saturate the int8 scale.
+    On the boards this checks the soft-float division and multiply too."""
     mb = ModelBuilder()
     shape = [1, 32]
     x = mb.input("x", "float32", shape)
