@@ -61,7 +61,7 @@ def lower_softmax(ctx):
         ctx.expect(out.zero_point == -32768 and abs(float(out.scale) - 1.0 / 65536) <= 0.001 / 65536,
                    f"int16 output must have scale 1/65536 and zero point -32768, "
                    f"not {out.scale:g} and {out.zero_point}", out.index)
-    beta = np.float32(ctx.op.options.get("beta", 1.0))
+    beta = np.float32(ctx.op.options.get("beta", 0.0))  # the schema default; TFLM refuses it
     ctx.expect(np.isfinite(beta) and beta > 0, f"beta {beta} must be positive")
     scaling = preprocess_softmax_scaling(beta, inp.scale, SOFTMAX_SCALED_DIFF_INTEGER_BITS)
     ctx.expect(scaling is not None,
