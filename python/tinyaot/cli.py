@@ -55,11 +55,13 @@ def _add_codegen_args(p, name_required=True):
     p.add_argument("--alignment", type=int, default=16, help="arena buffer alignment in bytes")
     p.add_argument("--weights-section", help="linker section for weights")
     p.add_argument("--arena-section", help="linker section for the arena (e.g. a no-init section)")
+    p.add_argument("--inputs-in-arena", action="store_true",
+                   help="place inputs in the arena (less RAM; write them via <name>_input_buffer())")
 
 
 def _options(args):
     from tinyaot.compiler import Options
-    return Options(args.name, args.alignment, args.weights_section, args.arena_section)
+    return Options(args.name, args.alignment, args.weights_section, args.arena_section, args.inputs_in_arena)
 
 
 def cmd_compile(args):

@@ -20,6 +20,7 @@ class Options:
     alignment: int = 16
     weights_section: str | None = None
     arena_section: str | None = None
+    inputs_in_arena: bool = False  # the caller may write inputs straight into the arena
 
 
 @dataclass
@@ -39,10 +40,10 @@ class CompiledModel:
 def compile_model(path, options):
     check_options(options)
     graph = read_tflite(path)
-    views = find_views(graph)
+    views = find_views(graph, options.inputs_in_arena)
     calls = [(op, lower_operator(graph, views, op)) for op in graph.operators]
     scratch = {op.index: [s for c in op_calls for s in c.scratch] for op, op_calls in calls}
-    buffers = arena_buffers(graph, views, {k: v for k, v in scratch.items() if v})
+    buffers = arena_buffers(graph, views, {k: v for k, v in scratch.items() if v}, options.inputs_in_arena)
     arena_size = plan(buffers, options.alignment)
     verify_plan(buffers, arena_size, options.alignment, graph.source)
     lb = lower_bound(buffers, options.alignment)

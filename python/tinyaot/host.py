@@ -32,7 +32,8 @@ class _Model(ctypes.Structure):
                 ("reset", ctypes.CFUNCTYPE(None)), ("num_inputs", ctypes.c_uint32),
                 ("num_outputs", ctypes.c_uint32), ("inputs", ctypes.POINTER(_TensorInfo)),
                 ("outputs", ctypes.POINTER(_TensorInfo)), ("arena_size", ctypes.c_uint32),
-                ("state_size", ctypes.c_uint32)]
+                ("state_size", ctypes.c_uint32),
+                ("input_buffer", ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_uint32))]
 
 
 def build_shared_library(out_dir, name, dest, sanitize=False, cc=None):
@@ -50,9 +51,12 @@ class HostModel:
     """A generated model loaded into this process.
 
     The seeds' module interface: set_input(i, array), run(), get_output(i).
+    With zero_copy, inputs that the model keeps in its arena are written there
+    directly (through input_buffer()), as firmware short of RAM would do;
+    otherwise run() copies them in from this object's own buffers.
     """
 
-    def __init__(self, out_dir, name, sanitize=False):
+    def __init__(self, out_dir, name, sanitize=False, zero_copy=True):
         self._tmp = tempfile.mkdtemp(prefix="tinyaot-host-")
         lib_path = build_shared_library(out_dir, name, Path(self._tmp) / f"lib{name}.so", sanitize)
         self._lib = ctypes.CDLL(str(lib_path))
@@ -60,10 +64,17 @@ class HostModel:
         self.inputs = [self._info(self._desc.inputs[i]) for i in range(self._desc.num_inputs)]
         self.outputs = [self._info(self._desc.outputs[i]) for i in range(self._desc.num_outputs)]
         self.arena_size = self._desc.arena_size
-        self._in = [np.zeros(i["shape"], i["dtype"]) for i in self.inputs]
+        self._in = [self._input_array(i, spec, zero_copy) for i, spec in enumerate(self.inputs)]
         self._out = [np.zeros(o["shape"], o["dtype"]) for o in self.outputs]
         self._in_ptrs = (ctypes.c_void_p * len(self._in))(*[a.ctypes.data for a in self._in])
         self._out_ptrs = (ctypes.c_void_p * len(self._out))(*[a.ctypes.data for a in self._out])
+
+    def _input_array(self, index, spec, zero_copy):
+        address = self._desc.input_buffer(index) if zero_copy else None
+        if not address:
+            return np.zeros(spec["shape"], spec["dtype"])
+        raw = (ctypes.c_uint8 * spec["bytes"]).from_address(address)
+        return np.frombuffer(raw, dtype=spec["dtype"]).reshape(spec["shape"])
 
     @staticmethod
     def _info(info):

@@ -15,14 +15,14 @@ from tinyaot.testing import catalog
 STATEFUL = {"tflm_keyword_scrambled"}
 
 
-def check_against_tflm(path, name, out_dir, calls=20, sanitize=False):
-    model = compile_model(path, Options(name))
+def check_against_tflm(path, name, out_dir, calls=20, sanitize=False, inputs_in_arena=False, zero_copy=True):
+    model = compile_model(path, Options(name, inputs_in_arena=inputs_in_arena))
     emit(model, out_dir)
     report = json.loads((out_dir / f"{name}.json").read_text())
     # The planner's figures must hold: arena at the lower bound, or a note saying why not.
     assert report["lower_bound"] == model.lower_bound
     assert report["arena_size"] == model.lower_bound or report["notes"]
-    with HostModel(out_dir, name, sanitize=sanitize) as host:
+    with HostModel(out_dir, name, sanitize=sanitize, zero_copy=zero_copy) as host:
         def run(inputs):
             for i, x in enumerate(inputs):
                 host.set_input(i, x)
@@ -49,3 +49,18 @@ def test_published_model_matches_tflm(name, tmp_path):
     path = shared_model(name)
     calls = 10 if name in STATEFUL else 20
     check_against_tflm(path, name, tmp_path, calls=calls)
+
+
+@pytest.mark.parametrize("zero_copy", [True, False], ids=["written-in-arena", "copied-in"])
+@pytest.mark.parametrize("name", ["tflm_micro_speech_quantized", "tflm_person_detect_int8"])
+def test_inputs_in_arena_match_tflm(name, zero_copy, tmp_path):
+    check_against_tflm(shared_model(name), name, tmp_path, calls=5, inputs_in_arena=True, zero_copy=zero_copy)
+    report = json.loads((tmp_path / f"{name}.json").read_text())
+    # The input now counts against the arena, which equals TFLM's own planned activation area.
+    assert report["arena_size"] == {"tflm_micro_speech_quantized": 5968, "tflm_person_detect_int8": 55296}[name]
+    assert report["inputs"][0]["arena_offset"] is not None
+
+
+@pytest.mark.parametrize("name", ["reshape_views", "fc_relu_per_tensor", "mini_mobilenet"])
+def test_own_models_with_inputs_in_arena_match_tflm(name, own_model, tmp_path):
+    check_against_tflm(own_model(name), name, tmp_path, inputs_in_arena=True, zero_copy=False)

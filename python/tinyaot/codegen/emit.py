@@ -125,7 +125,7 @@ class _CodegenContext:
         r = self.model.views.root_of(t)
         tensor = self.graph.tensors[r]
         ctype = DTYPES[self.graph.tensors[t].dtype][1]
-        if r in self.inputs:
+        if r in self.inputs and not self.model.options.inputs_in_arena:
             return f"in->{self.inputs[r]}"
         if r in self.outputs:
             return f"out->{self.outputs[r]}"
@@ -140,7 +140,11 @@ class _CodegenContext:
     def _tensor_info(self, t, member):
         tensor = self.graph.tensors[t]
         shape = list(tensor.shape) or [1]
+        # Where an input's bytes must be before the kernels run, if not in the caller's buffer.
+        storage = self.pointer(t) if t in self.inputs and self.model.options.inputs_in_arena else None
         return {
+            "storage": storage,
+            "in_arena": storage is not None and "_arena + " in storage,
             "member": member, "name": tensor.name.replace("\\", "\\\\").replace('"', '\\"'),
             "ctype": tensor.ctype, "enum": DTYPES[tensor.dtype][2], "rank": len(shape),
             "shape": ", ".join(str(d) for d in shape), "size": tensor.nbytes,
@@ -177,7 +181,7 @@ class _CodegenContext:
             "arena_size": self.model.arena_size, "lower_bound": self.model.lower_bound,
             "state_size": self.model.state_size, "state": self._state(),
             "alignment": opts.alignment, "weights_section": opts.weights_section,
-            "arena_section": opts.arena_section,
+            "arena_section": opts.arena_section, "inputs_in_arena": opts.inputs_in_arena,
             "kernels": kernel_headers(self.kernels),
             "weights": self._weights(), "params": self.params, "steps": self.steps,
         }
@@ -190,6 +194,7 @@ class _CodegenContext:
             "generator_version": __version__,
             "source": Path(g.source).name,
             "alignment": m.options.alignment,
+            "inputs_in_arena": m.options.inputs_in_arena,
             "arena_size": m.arena_size,
             "lower_bound": m.lower_bound,
             "state_size": m.state_size,
@@ -206,5 +211,7 @@ class _CodegenContext:
 
     def _io_json(self, t):
         tensor = self.graph.tensors[t]
+        offset = self.offsets.get(self.model.views.root_of(t)) if t in self.inputs else None
         return {"name": tensor.name, "dtype": tensor.dtype, "shape": list(tensor.shape),
+                "arena_offset": offset if self.model.options.inputs_in_arena else None,
                 "bytes": tensor.nbytes, "scale": float(tensor.scale), "zero_point": tensor.zero_point}

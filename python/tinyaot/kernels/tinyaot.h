@@ -53,6 +53,8 @@ struct tinyaot_model {
     const struct tinyaot_tensor_info *outputs;
     uint32_t arena_size;  /* bytes of scratch RAM, reused by every call */
     uint32_t state_size;  /* bytes of RAM kept between calls */
+    /* Same as tinyaot_<name>_input_buffer: input i's place in the arena, or NULL. */
+    void *(*input_buffer)(uint32_t index);
 };
 
 /* Return codes of run(). */

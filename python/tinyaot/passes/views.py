@@ -1,9 +1,10 @@
 """Makes reshape-like operators views: their output shares the input's storage.
 
 Tensors that share storage form a group led by a root tensor. A group may hold
-at most one tensor whose storage is fixed from outside the arena (a model input,
-a model output, a constant, a variable); a view that would join two such
-tensors (say, a model input reshaped straight into a model output) stays a copy.
+at most one tensor whose storage is fixed from outside the arena (a model input
+unless inputs live in the arena, a model output, a constant, a variable); a
+view that would join two such tensors (say, a model input reshaped straight
+into a model output) stays a copy.
 """
 
 from dataclasses import dataclass
@@ -20,8 +21,8 @@ class Views:
         return self.root.get(t, t)
 
 
-def find_views(graph):
-    fixed = _fixed_storage(graph)
+def find_views(graph, inputs_in_arena=False):
+    fixed = _fixed_storage(graph, inputs_in_arena)
     root, members, view_ops = {}, {}, set()
     for op in graph.operators:
         if op.type not in VIEW_OPS or len(op.outputs) != 1 or not op.inputs:
@@ -46,7 +47,7 @@ def find_views(graph):
     return Views(root, view_ops)
 
 
-def _fixed_storage(graph):
-    fixed = set(graph.inputs) | set(graph.outputs)
+def _fixed_storage(graph, inputs_in_arena):
+    fixed = set(graph.outputs) | (set() if inputs_in_arena else set(graph.inputs))
     fixed |= {t.index for t in graph.tensors if t.is_constant or t.is_variable}
     return fixed

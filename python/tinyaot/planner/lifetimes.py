@@ -21,13 +21,15 @@ class Buffer:
         return self.first <= other.last and other.first <= self.last
 
 
-def arena_buffers(graph, views, scratch_by_step):
+def arena_buffers(graph, views, scratch_by_step, inputs_in_arena=False):
     """Returns Buffers for every arena-resident tensor group and scratch buffer.
 
     scratch_by_step: {step: [bytes, ...]} from the lowered kernel calls.
+    Inputs in the arena are live from step 0: they are written before run().
     """
-    external = set(graph.inputs) | set(graph.outputs)
-    spans = {}
+    external = set(graph.outputs) | (set() if inputs_in_arena else set(graph.inputs))
+    spans = {views.root_of(t): (0, 0) for t in graph.inputs if inputs_in_arena}
+    spans = {r: span for r, span in spans.items() if r not in external}
     for op in graph.operators:
         for t in list(op.inputs) + list(op.outputs):
             if t < 0:
