@@ -5,7 +5,7 @@
 # RAM_BUDGET FLASH_BUDGET INCLUDE_IO BUDGET_NAME STAMP.
 #
 # JSON keys read (top level): arena_size, state_size, weight_bytes, and
-# inputs[] / outputs[] with bytes each. A missing key counts as 0.
+# inputs[] / outputs[] with bytes (and arena_offset) each. A missing key counts as 0.
 
 cmake_minimum_required(VERSION 3.20)
 
@@ -23,7 +23,8 @@ function(_json_number out)
   set(${out} 0 PARENT_SCOPE)
 endfunction()
 
-# Sum of size_bytes over the list `key` (inputs / outputs).
+# Sum of bytes over the list `key` (inputs / outputs), leaving out tensors the
+# generator placed inside the arena (arena_offset set, --inputs-in-arena).
 function(_json_tensor_bytes out key)
   set(total 0)
   string(JSON n ERROR_VARIABLE err LENGTH "${doc}" ${key})
@@ -31,7 +32,8 @@ function(_json_tensor_bytes out key)
     math(EXPR last "${n} - 1")
     foreach(i RANGE ${last})
       string(JSON b ERROR_VARIABLE err2 GET "${doc}" ${key} ${i} bytes)
-      if(NOT err2)
+      string(JSON at ERROR_VARIABLE err3 GET "${doc}" ${key} ${i} arena_offset)
+      if(NOT err2 AND (err3 OR NOT at MATCHES "^[0-9]+$"))
         math(EXPR total "${total} + ${b}")
       endif()
     endforeach()

@@ -169,8 +169,13 @@ static void setup_io(void)
 
     io_ok = model->num_inputs <= MAX_TENSORS && model->num_outputs <= MAX_TENSORS;
     for (i = 0; io_ok && i < model->num_inputs; i++) {
-        inputs[i] = pool + off;
-        off += align8(model->inputs[i].size_bytes);
+        /* An input the generator placed in the arena (--inputs-in-arena) is
+         * written in place: no copy and no RAM of ours. */
+        inputs[i] = model->input_buffer != NULL ? model->input_buffer(i) : NULL;
+        if (inputs[i] == NULL) {
+            inputs[i] = pool + off;
+            off += align8(model->inputs[i].size_bytes);
+        }
     }
     for (i = 0; io_ok && i < model->num_outputs; i++) {
         outputs[i] = pool + off;
@@ -180,7 +185,7 @@ static void setup_io(void)
     if (off > io_size) {
         io_ok = 0;
     }
-    if (io_ok) {
+    if (io_ok && off > 0u) {
         memset(pool, 0, off);
     }
 }

@@ -11,7 +11,9 @@ inputs through it and through TFLite Micro, and reports
   stack    stack high-water mark of run(), bytes (max over the calls)
   exact    outputs bit-exact with TFLM over all N calls
 
-Models that do not fit a board are listed as such, with the reason.
+A model that does not fit with its own input buffers is built again with
+--inputs-in-arena (marked "*" in the table); one that still does not fit is
+listed as such, with the reason.
 """
 
 import argparse
@@ -37,11 +39,19 @@ def default_models(build_root):
 
 def bench_one(board, name, path, calls, seed, build_root):
     from tinyaot.oracle import compare_with_tflm
-    row = {"model": name, "board": board, "status": "ok"}
+    row = {"model": name, "board": board, "status": "ok", "inputs_in_arena": False}
+    fw = None
     try:
-        fw = harness.build_firmware(board, model=path, name=name, build_root=build_root)
-    except harness.ModelTooBig as exc:
-        return {**row, "status": "does not fit", "reason": str(exc)}
+        for in_arena in (False, True):
+            try:
+                fw = harness.build_firmware(board, model=path, name=name, build_root=build_root,
+                                            inputs_in_arena=in_arena)
+                row["inputs_in_arena"] = in_arena
+                break
+            except harness.ModelTooBig as exc:
+                too_big = exc  # retry with the inputs inside the arena: less RAM
+        if fw is None:
+            return {**row, "status": "does not fit", "reason": str(too_big)}
     except harness.BuildError as exc:
         return {**row, "status": "build failed", "reason": str(exc).strip().splitlines()[-1]}
     plan = fw.model_json()
@@ -81,7 +91,10 @@ def format_table(rows):
             cells.append([r["model"], r["board"], f"{r['status']}: {r.get('reason', '')}"])
             continue
         exact = f"{'yes' if r['bit_exact'] else 'NO'} ({r['calls']})"
-        cells.append([str(r.get(k, "")) if k != "exact" else exact for k, _, _ in COLUMNS])
+        row = [str(r.get(k, "")) if k != "exact" else exact for k, _, _ in COLUMNS]
+        if r["inputs_in_arena"]:
+            row[0] += " *"
+        cells.append(row)
     widths = [max([len(h)] + [len(c[i]) for c in cells if len(c) == len(COLUMNS)])
               for i, (_, h, _) in enumerate(COLUMNS)]
     fmt = lambda vals: "  ".join(f"{v:{a}{w}}" for v, (_, _, a), w in zip(vals, COLUMNS, widths))
@@ -89,6 +102,8 @@ def format_table(rows):
     for c in cells:
         lines.append(fmt(c) if len(c) == len(COLUMNS) else
                      f"{c[0]:<{widths[0]}}  {c[1]:<{widths[1]}}  {c[2]}")
+    if any(r.get("inputs_in_arena") for r in rows):
+        lines.append("* inputs placed in the arena (--inputs-in-arena) to fit")
     return "\n".join(lines)
 
 

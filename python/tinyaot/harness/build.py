@@ -17,7 +17,7 @@ from .errors import BuildError
 REPO = Path(__file__).resolve().parents[3]
 RUNNER_DIR = REPO / "firmware" / "serial_runner"
 BOARDS_DIR = REPO / "boards" / "baremetal"
-DEFAULT_BUILD_ROOT = REPO / "build" / "target"
+DEFAULT_BUILD_ROOT = Path(os.environ.get("TINYAOT_TARGET_BUILD_ROOT", REPO / "build" / "target"))
 
 _TOO_BIG_RE = re.compile(r"tinyaot: model '[^']*' does not fit[^\n]*")
 
@@ -86,11 +86,12 @@ def _cached(cache_file, key):
 
 
 def build_firmware(board, model=None, name=None, test_mode=None, build_root=None,
-                   cmake_args=(), jobs=None):
+                   cmake_args=(), jobs=None, inputs_in_arena=False):
     """Configure (first time only) and build; returns a Firmware.
 
     Either model (path to .tflite) and name (C identifier), or test_mode
-    (echo, fault, garbage, hang) for the runner's stand-in model.
+    (echo, fault, garbage, hang, spin) for the runner's stand-in model.
+    inputs_in_arena: generate with --inputs-in-arena (inputs share the arena).
     Raises ModelTooBig when the model does not fit the board, BuildError otherwise.
     """
     if board not in boards():
@@ -101,9 +102,10 @@ def build_firmware(board, model=None, name=None, test_mode=None, build_root=None
     else:
         if not model or not name:
             raise ValueError("build_firmware needs model and name, or test_mode")
-        label = name
+        label = name + ("-inputs_in_arena" if inputs_in_arena else "")
         defs = {"TINYAOT_RUNNER_TEST": "", "TINYAOT_MODEL": str(Path(model).resolve()),
-                "TINYAOT_MODEL_NAME": name}
+                "TINYAOT_MODEL_NAME": name,
+                "TINYAOT_RUNNER_INPUTS_IN_ARENA": "ON" if inputs_in_arena else "OFF"}
     defs["BOARD"] = board
     build_dir = Path(build_root or DEFAULT_BUILD_ROOT) / board / label
     cache = build_dir / "CMakeCache.txt"
