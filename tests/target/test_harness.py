@@ -137,3 +137,17 @@ def test_instruction_count_is_exact_across_systick_wraps(target, board):
         # Deterministic under -icount, except that the SysTick wrap interrupt
         # (a few instructions) may fire once more or less depending on phase.
         assert abs(again.instructions - figures.instructions) <= 16
+
+
+def test_serial_port_path_as_for_a_real_board(target):
+    """--serial-port/--flash-command: QEMU stands in for a board already running."""
+    fw = target.firmware("qemu_cortex_m3", test_mode="echo")
+    with harness.Qemu(fw.elf, fw.config["qemu_args"]) as qemu:
+        with harness.open_device(fw, serial_port=qemu.pty, flash_command="true {elf} {bin}",
+                                 boot_delay=0) as dev:
+            assert dev.icount_shift is None  # cycles only: a real board has no icount
+            outputs, figures = dev.invoke([X])
+            assert outputs[0][0, 0] == 6 and figures.instructions is None
+    with pytest.raises(harness.HarnessError, match="flash command failed"):
+        with harness.open_device(fw, serial_port="/dev/null", flash_command="false {elf}"):
+            pass

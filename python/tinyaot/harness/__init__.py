@@ -23,7 +23,7 @@ from .qemu import DEFAULT_ICOUNT_SHIFT, Qemu
 
 __all__ = ["BuildError", "Device", "DeviceError", "DeviceFault", "DeviceTimeout", "Firmware",
            "HarnessError", "ModelInfo", "ModelTooBig", "ProtocolError", "Qemu", "RunFigures",
-           "TensorInfo", "boards", "build_firmware", "open_device", "open_serial"]
+           "TensorInfo", "boards", "build_firmware", "open_device", "open_qemu", "open_serial"]
 
 BAUDRATE = 115200
 
@@ -37,6 +37,22 @@ def open_serial(path, timeout=0.5):
 
 
 @contextlib.contextmanager
+def open_qemu(elf, machine_args, timeout=5.0, run_timeout=60.0,
+              icount_shift=DEFAULT_ICOUNT_SHIFT, description=None):
+    """Yields a Device for any serial-runner ELF (bare metal or Zephyr) run in
+    QEMU with `machine_args` (e.g. ["-machine", "lm3s6965evb"]); stops QEMU after."""
+    with Qemu(elf, machine_args, icount_shift=icount_shift) as qemu:
+        port = open_serial(qemu.pty)
+        try:
+            dev = Device(port, timeout, run_timeout, icount_shift,
+                         description or f"QEMU {' '.join(machine_args)} running {elf}")
+            dev.sync()
+            yield dev
+        finally:
+            port.close()
+
+
+@contextlib.contextmanager
 def open_device(firmware, serial_port=None, flash_command=None, timeout=5.0, run_timeout=60.0,
                 icount_shift=DEFAULT_ICOUNT_SHIFT, boot_delay=1.0):
     """Yields a Device for `firmware`, and stops or closes everything afterwards.
@@ -46,15 +62,10 @@ def open_device(firmware, serial_port=None, flash_command=None, timeout=5.0, run
     {elf} and {bin}), waits boot_delay seconds, then opens the port.
     """
     if serial_port is None:
-        with Qemu(firmware.elf, firmware.config["qemu_args"], icount_shift=icount_shift) as qemu:
-            port = open_serial(qemu.pty)
-            try:
-                dev = Device(port, timeout, run_timeout, icount_shift,
-                             f"{firmware.board} (QEMU) running {firmware.name}")
-                dev.sync()
-                yield dev
-            finally:
-                port.close()
+        with open_qemu(firmware.elf, firmware.config["qemu_args"], timeout=timeout,
+                       run_timeout=run_timeout, icount_shift=icount_shift,
+                       description=f"{firmware.board} (QEMU) running {firmware.name}") as dev:
+            yield dev
         return
     if flash_command:
         cmd = [part.format(elf=firmware.elf, bin=firmware.bin)
