@@ -107,7 +107,14 @@ def test_new_generator_file_is_noticed_and_harness_is_not_a_generator_source(pro
     ninja(project)
     (project["gen"] / "harness" / "notes.py").write_text("# not part of the generator\n")
     touch(project["gen"] / "harness" / "device.py")
+    touch(project["gen"] / "bench.py")
+    touch(project["gen"] / "modelbuilder.py")
     assert generated(ninja(project)) == set()
+    (project["gen"] / "ops" / "__pycache__").mkdir(exist_ok=True)
+    (project["gen"] / "ops" / "__pycache__" / "x.cpython-311.pyc").write_bytes(b"")
+    out = ninja(project)
+    assert generated(out) == set()
+    assert "Re-running CMake" not in out, out  # bytecode caches are not globbed
     (project["gen"] / "ops" / "brand_new_op.py").write_text("# a new generator file\n")
     assert generated(ninja(project)) == {"model_a", "model_b"}
     (project["gen"] / "ops" / "brand_new_op.py").unlink()
