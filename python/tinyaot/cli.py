@@ -30,9 +30,13 @@ def main(argv=None):
     p.add_argument("model")
     _add_codegen_args(p, name_required=False)
 
-    p = sub.add_parser("bench", help="footprint and speed table on the QEMU boards", add_help=False)
-    p.add_argument("args", nargs=argparse.REMAINDER)
+    sub.add_parser("bench", help="footprint and speed table on the QEMU boards (see tinyaot bench -h)",
+                   add_help=False)
 
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["bench"]:  # bench has its own parser; hand it every argument as given
+        from tinyaot import bench
+        return bench.main(argv[1:])
     args = parser.parse_args(argv)
     try:
         return COMMANDS[args.command](args)
@@ -110,9 +114,4 @@ def cmd_inspect(args):
     return 0
 
 
-def cmd_bench(args):
-    from tinyaot import bench
-    return bench.main(args.args)
-
-
-COMMANDS = {"compile": cmd_compile, "run": cmd_run, "inspect": cmd_inspect, "bench": cmd_bench}
+COMMANDS = {"compile": cmd_compile, "run": cmd_run, "inspect": cmd_inspect}

@@ -1,0 +1,52 @@
+#!/usr/bin/env python3
+"""The demo: compile a model, run it on both QEMU boards over the serial line,
+print its outputs next to TFLite Micro's, then the footprint and speed table.
+
+Model: samples/hello_world/hello_world.tflite (the project's own), plus the
+published models in ../shared/models for the table when that folder exists.
+"""
+
+import sys
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "python"))
+
+from tinyaot import bench, harness  # noqa: E402
+from tinyaot.oracle import random_inputs, tflm_interpreter  # noqa: E402
+
+MODEL = ROOT / "samples" / "hello_world" / "hello_world.tflite"
+
+
+def show_model_on_board(board):
+    fw = harness.build_firmware(board, model=MODEL, name="hello_world")
+    interp = tflm_interpreter(MODEL)
+    rng = np.random.default_rng(1)
+    with harness.open_device(fw) as dev:
+        info = dev.info()
+        print(f"\n== {MODEL.name} on {board} (arena {info.arena_size} bytes) ==")
+        for call in range(3):
+            inputs = random_inputs([{"dtype": t.dtype, "shape": t.shape} for t in info.inputs], rng)
+            outputs, figures = dev.invoke(inputs)
+            for i, x in enumerate(inputs):
+                interp.set_input(x, i)
+            interp.invoke()
+            expected = interp.get_output(0)
+            verdict = "bit-exact" if np.array_equal(outputs[0], expected) else "DIFFERS"
+            print(f"  input {inputs[0].reshape(-1).tolist()} -> {board}: {outputs[0].reshape(-1).tolist()}  "
+                  f"TFLM: {expected.reshape(-1).tolist()}  {verdict}, "
+                  f"{figures.instructions} instructions, stack {figures.stack_bytes} bytes")
+
+
+def main():
+    for board in harness.boards():
+        show_model_on_board(board)
+    print("\n== footprint and speed (tinyaot bench) ==")
+    models = [str(MODEL)] + [str(p) for p in sorted((ROOT.parent / "shared" / "models").glob("*.tflite"))]
+    return bench.main(models + ["--json", str(ROOT / "build" / "bench.json")])
+
+
+if __name__ == "__main__":
+    sys.exit(main())
