@@ -52,14 +52,24 @@ static inline int32_t tinyaot_requantize(int32_t x, int32_t multiplier, int32_t 
         right_shift);
 }
 
+/* An int32 accumulator to an int8 output: rescaled, moved to the output zero
+   point and clamped to the activation range, as the int8 reference kernels end. */
+static inline int8_t tinyaot_requantize_s8(int32_t acc, int32_t multiplier, int32_t shift,
+                                           int32_t output_offset, int32_t act_min, int32_t act_max)
+{
+    acc = tinyaot_requantize(acc, multiplier, shift) + output_offset;
+    return (int8_t)tinyaot_clamp_i32(acc, act_min, act_max);
+}
+
 /*
  * The taps k in [*first, *end) of a filter window whose input position
  * origin + k * dilation lies inside [0, size): what the reference kernels test
- * tap by tap, worked out once per output pixel. Loops, not divisions: they only
- * turn at the borders, and Cortex-M0 has no divide instruction.
+ * tap by tap, worked out once per output pixel. Returns the input position of
+ * tap *first. Loops, not divisions: they only turn at the borders, and
+ * Cortex-M0 has no divide instruction.
  */
-static inline void tinyaot_window(int32_t origin, int32_t dilation, int32_t taps, int32_t size,
-                                  int32_t *first, int32_t *end)
+static inline int32_t tinyaot_window(int32_t origin, int32_t dilation, int32_t taps, int32_t size,
+                                     int32_t *first, int32_t *end)
 {
     int32_t k = 0;
     int32_t e = taps;
@@ -71,6 +81,7 @@ static inline void tinyaot_window(int32_t origin, int32_t dilation, int32_t taps
     }
     *first = k;
     *end = e;
+    return origin + k * dilation;
 }
 
 /*

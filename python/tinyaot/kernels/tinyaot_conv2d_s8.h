@@ -46,16 +46,15 @@ static void tinyaot_conv2d_s8(const struct tinyaot_conv2d_params *p,
     for (b = 0; b < p->batches; b++) {
         const int8_t *in_image = input + b * p->input_h * p->input_w * p->input_ch;
         for (oy = 0; oy < p->output_h; oy++) {
-            const int32_t in_y0 = oy * p->stride_h - p->pad_h;
             int32_t fy_first, fy_end;
-            tinyaot_window(in_y0, p->dilation_h, p->filter_h, p->input_h, &fy_first, &fy_end);
+            const int32_t in_y = tinyaot_window(oy * p->stride_h - p->pad_h, p->dilation_h, p->filter_h,
+                                                p->input_h, &fy_first, &fy_end);
             for (ox = 0; ox < p->output_w; ox++) {
-                const int32_t in_x0 = ox * p->stride_w - p->pad_w;
                 int32_t fx_first, fx_end;
-                const int8_t *window; /* first valid tap, channel 0 */
-                tinyaot_window(in_x0, p->dilation_w, p->filter_w, p->input_w, &fx_first, &fx_end);
-                window = in_image + ((in_y0 + fy_first * p->dilation_h) * p->input_w
-                                     + in_x0 + fx_first * p->dilation_w) * p->input_ch;
+                const int32_t in_x = tinyaot_window(ox * p->stride_w - p->pad_w, p->dilation_w, p->filter_w,
+                                                    p->input_w, &fx_first, &fx_end);
+                /* The first valid tap, channel 0. */
+                const int8_t *window = in_image + (in_y * p->input_w + in_x) * p->input_ch;
                 oc = 0;
                 for (g = 0; g < p->groups; g++) {
                     const int8_t *group_window = window + g * filter_ch;
@@ -81,8 +80,8 @@ static void tinyaot_conv2d_s8(const struct tinyaot_conv2d_params *p,
                         if (bias != NULL) {
                             acc += bias[oc];
                         }
-                        acc = tinyaot_requantize(acc, multiplier[ch], shift[ch]) + p->output_offset;
-                        *output++ = (int8_t)tinyaot_clamp_i32(acc, p->act_min, p->act_max);
+                        *output++ = tinyaot_requantize_s8(acc, multiplier[ch], shift[ch], p->output_offset,
+                                                          p->act_min, p->act_max);
                     }
                 }
             }

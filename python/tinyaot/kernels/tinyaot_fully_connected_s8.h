@@ -40,8 +40,8 @@ static void tinyaot_fully_connected_s8(const struct tinyaot_fully_connected_para
             if (bias != NULL) {
                 acc += bias[oc];
             }
-            acc = tinyaot_requantize(acc, multiplier[ch], shift[ch]) + p->output_offset;
-            output[b * p->output_depth + oc] = (int8_t)tinyaot_clamp_i32(acc, p->act_min, p->act_max);
+            output[b * p->output_depth + oc] = tinyaot_requantize_s8(acc, multiplier[ch], shift[ch],
+                                                                     p->output_offset, p->act_min, p->act_max);
         }
     }
 }
