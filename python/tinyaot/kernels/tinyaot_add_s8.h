@@ -3,20 +3,18 @@
  *
  * Matches TFLM's reference_integer_ops::AddFunc: both inputs are brought to a
  * common scale with 20 bits of headroom (left_shift), added, and rescaled to
- * the output. The broadcast is a table made at compile time: dims[] are the
- * output's dimensions (merged where possible), strides1[]/strides2[] how far
- * each input moves per step in them (0 where it is broadcast).
+ * the output. The broadcast is a table made at compile time, walked as
+ * tinyaot_broadcast.h describes.
  */
 #ifndef TINYAOT_ADD_S8_H
 #define TINYAOT_ADD_S8_H
 
+#include "tinyaot_broadcast.h"
 #include "tinyaot_common.h"
-
-#define TINYAOT_ADD_MAX_DIMS 6
 
 struct tinyaot_add_params {
     int32_t size;               /* output values */
-    int32_t rank;               /* entries in dims/strides, 1..TINYAOT_ADD_MAX_DIMS */
+    int32_t rank;               /* entries in dims/strides, 1..TINYAOT_BROADCAST_MAX_DIMS */
     int32_t left_shift;
     int32_t input1_offset;      /* -input 1 zero point */
     int32_t input1_multiplier;
@@ -38,39 +36,29 @@ static inline int8_t tinyaot_add_s8_one(const struct tinyaot_add_params *p, int8
     const int32_t b = ((int32_t)y + p->input2_offset) * ((int32_t)1 << p->left_shift);
     const int32_t sum = tinyaot_requantize(a, p->input1_multiplier, p->input1_shift) +
                         tinyaot_requantize(b, p->input2_multiplier, p->input2_shift);
-    const int32_t acc = tinyaot_requantize(sum, p->output_multiplier, p->output_shift) +
-                        p->output_offset;
-    return (int8_t)tinyaot_clamp_i32(acc, p->act_min, p->act_max);
+    return tinyaot_requantize_s8(sum, p->output_multiplier, p->output_shift, p->output_offset,
+                                 p->act_min, p->act_max);
 }
 
 static void tinyaot_add_s8(const struct tinyaot_add_params *p, const int32_t *dims,
                            const int32_t *strides1, const int32_t *strides2,
                            const int8_t *input1, const int8_t *input2, int8_t *output)
 {
-    int32_t index[TINYAOT_ADD_MAX_DIMS] = {0};
+    struct tinyaot_broadcast walk;
     const int32_t inner = dims[p->rank - 1];
     const int32_t s1 = strides1[p->rank - 1];
     const int32_t s2 = strides2[p->rank - 1];
-    int32_t o1 = 0, o2 = 0, n, i, d;
+    int32_t n, i;
+    tinyaot_broadcast_start(&walk);
     for (n = 0; n < p->size; n += inner) {
-        const int8_t *x = input1 + o1;
-        const int8_t *y = input2 + o2;
+        const int8_t *x = input1 + walk.offset1;
+        const int8_t *y = input2 + walk.offset2;
         for (i = 0; i < inner; i++) {
             output[n + i] = tinyaot_add_s8_one(p, *x, *y);
             x += s1;
             y += s2;
         }
-        /* Next row: count up the outer dimensions like an odometer. */
-        for (d = p->rank - 2; d >= 0; d--) {
-            o1 += strides1[d];
-            o2 += strides2[d];
-            if (++index[d] < dims[d]) {
-                break;
-            }
-            o1 -= strides1[d] * dims[d];
-            o2 -= strides2[d] * dims[d];
-            index[d] = 0;
-        }
+        tinyaot_broadcast_next_row(&walk, p->rank, dims, strides1, strides2);
     }
 }
 
