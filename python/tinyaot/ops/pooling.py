@@ -8,7 +8,7 @@ from tinyaot.ops.base import KernelCall, ParamStruct, TensorRef
 from tinyaot.ops.conv import expect_output_scale, expect_rank4, window_geometry
 
 
-def _lower(ctx, kernel, params_type):
+def _lower(ctx, kernel):
     inp, out = ctx.input(0), ctx.output()
     for t in (inp, out):
         ctx.expect_dtype(t, "int8")
@@ -35,7 +35,8 @@ def _lower(ctx, kernel, params_type):
             ctx.expect(start + geometry[f] > 0 and start < size,
                        f"pooling window {i} on axis {axis} lies entirely in the padding")
     act_min, act_max = ctx.activation(out)
-    params = ParamStruct(params_type, {
+    # Both kernels take tinyaot_pool.h's parameters.
+    params = ParamStruct("struct tinyaot_pool_params", {
         "batches": inp.shape[0],
         "input_h": inp.shape[1], "input_w": inp.shape[2], "channels": inp.shape[3],
         **geometry,
@@ -45,11 +46,11 @@ def _lower(ctx, kernel, params_type):
 
 
 def lower_average_pool(ctx):
-    return _lower(ctx, "tinyaot_avg_pool_s8", "struct tinyaot_avg_pool_params")
+    return _lower(ctx, "tinyaot_avg_pool_s8")
 
 
 def lower_max_pool(ctx):
-    return _lower(ctx, "tinyaot_max_pool_s8", "struct tinyaot_max_pool_params")
+    return _lower(ctx, "tinyaot_max_pool_s8")
 
 
 OPS = {"AVERAGE_POOL_2D": lower_average_pool, "MAX_POOL_2D": lower_max_pool}
