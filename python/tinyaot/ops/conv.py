@@ -121,9 +121,28 @@ def _check_io(ctx):
     return inp, weights, bias, out
 
 
+def _conv_call(ctx, kernel, ctype, inp, weights, bias, out, own_fields):
+    """The parameters and call CONV_2D and DEPTHWISE_CONV_2D share: sizes, window
+    geometry and quantization around the kernel's `own_fields` (both filter
+    layouts keep height and width on axes 1 and 2)."""
+    geometry = window_geometry(ctx, inp, out, weights.shape[1], weights.shape[2])
+    quant, multipliers, shifts = _quant_fields(ctx, inp, weights, out)
+    params = ParamStruct(ctype, {
+        "batches": inp.shape[0],
+        "input_h": inp.shape[1], "input_w": inp.shape[2], "input_ch": inp.shape[3],
+        **own_fields,
+        **geometry,
+        **quant,
+    })
+    return [KernelCall(kernel, [
+        params, multipliers, shifts, TensorRef(inp.index), TensorRef(weights.index),
+        TensorRef(bias.index) if bias is not None else "NULL", TensorRef(out.index),
+    ])]
+
+
 def lower_conv(ctx):
     inp, weights, bias, out = _check_io(ctx)
-    out_ch, filter_h, filter_w, filter_ch = weights.shape
+    out_ch, _, _, filter_ch = weights.shape
     in_ch = inp.shape[3]
     ctx.expect(out.shape[3] == out_ch,
                f"output has {out.shape[3]} channels but the filter has {out_ch}", out.index)
@@ -135,27 +154,14 @@ def lower_conv(ctx):
                f"{filter_ch})", weights.index)
     _check_filter(ctx, weights, out_ch, axis=0)
     _check_bias(ctx, bias, out_ch)
-
-    geometry = window_geometry(ctx, inp, out, filter_h, filter_w)
-    quant, multipliers, shifts = _quant_fields(ctx, inp, weights, out)
-    params = ParamStruct("struct tinyaot_conv2d_params", {
-        "batches": inp.shape[0],
-        "input_h": inp.shape[1], "input_w": inp.shape[2], "input_ch": in_ch,
-        "filter_h": filter_h, "filter_w": filter_w,
-        "filter_ch": filter_ch, "groups": groups, "filters_per_group": out_ch // groups,
-        "output_h": geometry["output_h"], "output_w": geometry["output_w"], "output_ch": out_ch,
-        **{k: geometry[k] for k in ("stride_h", "stride_w", "dilation_h", "dilation_w", "pad_h", "pad_w")},
-        **quant,
+    return _conv_call(ctx, "tinyaot_conv2d_s8", "struct tinyaot_conv2d_params", inp, weights, bias, out, {
+        "filter_ch": filter_ch, "groups": groups, "filters_per_group": out_ch // groups, "output_ch": out_ch,
     })
-    return [KernelCall("tinyaot_conv2d_s8", [
-        params, multipliers, shifts, TensorRef(inp.index), TensorRef(weights.index),
-        TensorRef(bias.index) if bias is not None else "NULL", TensorRef(out.index),
-    ])]
 
 
 def lower_depthwise(ctx):
     inp, weights, bias, out = _check_io(ctx)
-    one, filter_h, filter_w, out_ch = weights.shape
+    one, _, _, out_ch = weights.shape
     in_ch = inp.shape[3]
     ctx.expect(one == 1, f"depthwise filter must have shape [1, h, w, channels], not {list(weights.shape)}",
                weights.index)
@@ -166,22 +172,8 @@ def lower_depthwise(ctx):
                f"depth_multiplier {multiplier} does not turn {in_ch} input channels into {out_ch}")
     _check_filter(ctx, weights, out_ch, axis=3)
     _check_bias(ctx, bias, out_ch)
-
-    geometry = window_geometry(ctx, inp, out, filter_h, filter_w)
-    quant, multipliers, shifts = _quant_fields(ctx, inp, weights, out)
-    params = ParamStruct("struct tinyaot_depthwise_conv2d_params", {
-        "batches": inp.shape[0],
-        "input_h": inp.shape[1], "input_w": inp.shape[2], "input_ch": in_ch,
-        "filter_h": filter_h, "filter_w": filter_w,
-        "depth_multiplier": multiplier,
-        "output_h": geometry["output_h"], "output_w": geometry["output_w"],
-        **{k: geometry[k] for k in ("stride_h", "stride_w", "dilation_h", "dilation_w", "pad_h", "pad_w")},
-        **quant,
-    })
-    return [KernelCall("tinyaot_depthwise_conv2d_s8", [
-        params, multipliers, shifts, TensorRef(inp.index), TensorRef(weights.index),
-        TensorRef(bias.index) if bias is not None else "NULL", TensorRef(out.index),
-    ])]
+    return _conv_call(ctx, "tinyaot_depthwise_conv2d_s8", "struct tinyaot_depthwise_conv2d_params",
+                      inp, weights, bias, out, {"depth_multiplier": multiplier})
 
 
 OPS = {"CONV_2D": lower_conv, "DEPTHWISE_CONV_2D": lower_depthwise}
