@@ -62,7 +62,7 @@ def broadcast_table(shape_a, shape_b, out_shape):
 
 
 def _common(ctx):
-    """Checks shared by ADD and MUL; returns (in1, in2, out, broadcast args)."""
+    """Checks shared by ADD and MUL; returns (in1, in2, out, broadcast shape)."""
     ctx.expect(len(ctx.op.inputs) == 2, f"expects 2 inputs, has {len(ctx.op.inputs)}")
     a, b, out = ctx.input(0), ctx.input(1), ctx.output()
     for t in (a, b, out):
@@ -74,11 +74,26 @@ def _common(ctx):
     ctx.expect(tuple(out.shape) == shape,
                f"output shape {list(out.shape)} is not the broadcast shape {list(shape)} "
                f"of {list(a.shape)} and {list(b.shape)}", out.index)
+    return a, b, out, shape
+
+
+def _binary_call(ctx, kernel, ctype, a, b, out, shape, rescale_fields):
+    """The parameters and call ADD and MUL share: sizes, zero points, activation
+    range and broadcast table, with the op's own `rescale_fields`."""
     dims, sa, sb = broadcast_table(a.shape, b.shape, shape)
-    walk = [ParamArray("int32_t", np.array(dims, np.int32)),
-            ParamArray("int32_t", np.array(sa, np.int32)),
-            ParamArray("int32_t", np.array(sb, np.int32))]
-    return a, b, out, len(dims), walk
+    act_min, act_max = ctx.activation(out)
+    params = ParamStruct(ctype, {
+        "size": out.num_elements,
+        "rank": len(dims),
+        "input1_offset": -a.zero_point,
+        "input2_offset": -b.zero_point,
+        "output_offset": out.zero_point,
+        **rescale_fields,
+        "act_min": act_min,
+        "act_max": act_max,
+    })
+    walk = [ParamArray("int32_t", np.array(d, np.int32)) for d in (dims, sa, sb)]
+    return [KernelCall(kernel, [params, *walk, TensorRef(a.index), TensorRef(b.index), TensorRef(out.index)])]
 
 
 def _multiplier_below_one(ctx, real, what, tensor):
@@ -90,7 +105,7 @@ def _multiplier_below_one(ctx, real, what, tensor):
 
 
 def lower_add(ctx):
-    a, b, out, rank, walk = _common(ctx)
+    a, b, out, shape = _common(ctx)
     left_shift = 20  # CalculateOpDataAdd: 20 for int8
     # In double, from the float32 scales, exactly as CalculateOpDataAdd.
     twice_max = 2.0 * float(max(a.scale, b.scale))
@@ -98,45 +113,20 @@ def lower_add(ctx):
     m2, s2 = _multiplier_below_one(ctx, float(b.scale) / twice_max, "input 2", b.index)
     mo, so = _multiplier_below_one(ctx, twice_max / ((1 << left_shift) * float(out.scale)), "output",
                                    out.index)
-    act_min, act_max = ctx.activation(out)
-    params = ParamStruct("struct tinyaot_add_params", {
-        "size": out.num_elements,
-        "rank": rank,
+    return _binary_call(ctx, "tinyaot_add_s8", "struct tinyaot_add_params", a, b, out, shape, {
         "left_shift": left_shift,
-        "input1_offset": -a.zero_point,
-        "input1_multiplier": m1,
-        "input1_shift": s1,
-        "input2_offset": -b.zero_point,
-        "input2_multiplier": m2,
-        "input2_shift": s2,
-        "output_offset": out.zero_point,
-        "output_multiplier": mo,
-        "output_shift": so,
-        "act_min": act_min,
-        "act_max": act_max,
+        "input1_multiplier": m1, "input1_shift": s1,
+        "input2_multiplier": m2, "input2_shift": s2,
+        "output_multiplier": mo, "output_shift": so,
     })
-    return [KernelCall("tinyaot_add_s8", [params, *walk, TensorRef(a.index), TensorRef(b.index),
-                                           TensorRef(out.index)])]
 
 
 def lower_mul(ctx):
-    a, b, out, rank, walk = _common(ctx)
+    a, b, out, shape = _common(ctx)
     # In double, from the float32 scales, exactly as CalculateOpDataMul.
     m, s = quantize_multiplier(float(a.scale) * float(b.scale) / float(out.scale))
-    act_min, act_max = ctx.activation(out)
-    params = ParamStruct("struct tinyaot_mul_params", {
-        "size": out.num_elements,
-        "rank": rank,
-        "input1_offset": -a.zero_point,
-        "input2_offset": -b.zero_point,
-        "output_offset": out.zero_point,
-        "output_multiplier": m,
-        "output_shift": s,
-        "act_min": act_min,
-        "act_max": act_max,
-    })
-    return [KernelCall("tinyaot_mul_s8", [params, *walk, TensorRef(a.index), TensorRef(b.index),
-                                           TensorRef(out.index)])]
+    return _binary_call(ctx, "tinyaot_mul_s8", "struct tinyaot_mul_params", a, b, out, shape,
+                        {"output_multiplier": m, "output_shift": s})
 
 
 OPS = {"ADD": lower_add, "MUL": lower_mul}
