@@ -10,6 +10,11 @@ inputs through it and through TFLite Micro, and reports
            SysTick; on real hardware (not supported here) it would be cycles
   stack    stack high-water mark of run(), bytes (max over the calls)
   exact    outputs bit-exact with TFLM over all N calls
+  model RAM  what the model needs in RAM: arena + state + input/output tensors
+           kept outside the arena
+  TFLM     TFLM's arena for the same model, measured in the same run (its
+           RecordingMicroAllocator total: tensors, state and runtime structs)
+  ratio    model RAM / TFLM
 
 A model that does not fit with its own input buffers is built again with
 --inputs-in-arena (marked "*" in the table); one that still does not fit is
@@ -38,7 +43,7 @@ def default_models(build_root):
 
 
 def bench_one(board, name, path, calls, seed, build_root):
-    from tinyaot.oracle import compare_with_tflm
+    from tinyaot.oracle import compare_with_tflm, tflm_arena_usage
     row = {"model": name, "board": board, "status": "ok", "inputs_in_arena": False}
     fw = None
     try:
@@ -58,6 +63,11 @@ def bench_one(board, name, path, calls, seed, build_root):
     sizes = fw.sizes()
     row.update(flash=sizes["flash"], ram=sizes["ram"], arena=plan.get("arena_size"),
                state=plan.get("state_size"), weights=plan.get("weight_bytes"))
+    outside = sum(t["bytes"] for t in plan["inputs"] if t.get("arena_offset") is None)
+    outside += sum(t["bytes"] for t in plan["outputs"])
+    row["model_ram"] = plan["arena_size"] + plan["state_size"] + outside
+    row["tflm_ram"] = tflm_arena_usage(path)["total"]
+    row["ram_ratio"] = round(row["model_ram"] / row["tflm_ram"], 3)
     figures = []
     try:
         with harness.open_device(fw) as dev:
@@ -81,7 +91,8 @@ def bench_one(board, name, path, calls, seed, build_root):
 
 COLUMNS = [("model", "model", "<"), ("board", "board", "<"), ("flash", "flash", ">"),
            ("ram", "ram", ">"), ("arena", "arena", ">"), ("weights", "weights", ">"),
-           ("instructions", "instr/inf", ">"), ("stack", "stack", ">"), ("exact", "exact", "<")]
+           ("instructions", "instr/inf", ">"), ("stack", "stack", ">"), ("model_ram", "model RAM", ">"),
+           ("tflm_ram", "TFLM", ">"), ("ram_ratio", "ratio", ">"), ("exact", "exact", "<")]
 
 
 def format_table(rows):

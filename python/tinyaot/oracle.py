@@ -1,5 +1,9 @@
 """The ground truth: TFLite Micro itself, through the `tflite-micro` package."""
 
+import re
+import subprocess
+import sys
+
 import numpy as np
 
 
@@ -45,3 +49,24 @@ def compare_with_tflm(model_path, run_candidate, input_specs, calls=20, seed=0, 
             interp.reset()
     return mismatches
 
+
+
+_USAGE_SCRIPT = """
+import sys
+from tflite_micro.python.tflite_micro import runtime
+runtime.Interpreter.from_file(sys.argv[1]).print_allocations()
+"""
+
+
+def tflm_arena_usage(model_path):
+    """TFLM's own arena figures for a model, {'total', 'head', 'tail'} in bytes.
+
+    Read from its RecordingMicroAllocator report, which TFLM prints on the C
+    stderr: hence a child process.
+    """
+    result = subprocess.run([sys.executable, "-c", _USAGE_SCRIPT, str(model_path)],
+                            capture_output=True, text=True, timeout=120)
+    usage = dict(re.findall(r"Arena allocation (total|head|tail) (\d+) bytes", result.stderr))
+    if set(usage) != {"total", "head", "tail"}:
+        raise RuntimeError(f"TFLM reported no arena figures for {model_path}: {result.stderr[-500:]}")
+    return {k: int(v) for k, v in usage.items()}

@@ -22,5 +22,9 @@ def test_bench_reports_sizes_speed_and_exactness(tmp_path, capsys, boards):
         assert r["flash"] > r["weights"] > 0
         assert r["ram"] >= r["arena"]
         assert r["instructions"] > 100 and r["stack"] > 0
+        # fc_relu_per_tensor: a 16-byte arena, inputs (24) and outputs (8) outside it.
+        assert r["model_ram"] == r["arena"] + 24 + 8 == 48
+        assert r["tflm_ram"] > r["model_ram"]
+        assert r["ram_ratio"] == round(48 / r["tflm_ram"], 3)
         assert f"{r['board']}" in table and f"{r['instructions']}" in table
     assert "yes (3)" in table
