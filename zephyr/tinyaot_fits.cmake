@@ -66,6 +66,9 @@ endif()
 
 if(problems)
   list(JOIN problems "; " text)
-  message(FATAL_ERROR "tinyaot: the models do not fit ${BOARD}: ${text}")
+  # Plain message first: FATAL_ERROR text gets re-wrapped at 80 columns, and
+  # one unbroken line is what people and log scrapers search for.
+  message(NOTICE "tinyaot: the models do not fit ${BOARD}: ${text}")
+  message(FATAL_ERROR "tinyaot: model size check failed for ${BOARD} (see the line above)")
 endif()
 file(WRITE "${STAMP}" "ram=${ram_need} flash=${flash_need}\n")
