@@ -81,24 +81,19 @@ def test_serial_inference_matches_tflm(zephyr, board, model_name):
     model = _model_path(model_name)
     args = [] if model_name == "hello_world" else [f"TINYAOT_MODEL={model}"]
     build_dir, log = zephyr.build("serial_inference", board, model_name, args)
-    with harness.Qemu(build_dir / "zephyr" / "zephyr.elf", BOARDS[board]) as qemu:
-        port = harness.open_serial(qemu.pty)
-        try:
-            dev = harness.Device(port, 5.0, 60.0, None, f"Zephyr {board} ({model_name})")
-            dev.sync()
-            info = dev.info()
-            assert info.name == model_name
-            assert info.io_ok
-            specs = [{"dtype": t.dtype, "shape": t.shape} for t in info.inputs]
-            figures = []
+    with harness.open_qemu(build_dir / "zephyr" / "zephyr.elf", BOARDS[board],
+                           description=f"Zephyr {board} ({model_name})") as dev:
+        info = dev.info()
+        assert info.name == model_name
+        assert info.io_ok
+        specs = [{"dtype": t.dtype, "shape": t.shape} for t in info.inputs]
+        figures = []
 
-            def run(inputs):
-                outputs, fig = dev.invoke(inputs)
-                figures.append(fig)
-                return outputs
-            mismatches = compare_with_tflm(model, run, specs, calls=5)
-        finally:
-            port.close()
+        def run(inputs):
+            outputs, fig = dev.invoke(inputs)
+            figures.append(fig)
+            return outputs
+        mismatches = compare_with_tflm(model, run, specs, calls=5)
     assert not mismatches, f"{len(mismatches)} outputs differ from TFLM, first: {mismatches[0]}"
     print(f"\n{board} serial_inference[{model_name}]: {memory_regions(build_dir, log)},"
           f" {figures[-1].cycles} cycles at {info.cycles_hz} Hz, stack {figures[-1].stack_bytes} B")
@@ -113,6 +108,10 @@ def test_model_symbols_are_prefixed(zephyr):
                 "tinyaot_hello_world_run"):
         assert sym in rom, f"{sym} missing from rom_report"
     assert "tinyaot_hello_world_arena" in ram, "arena missing from ram_report"
+    # Kconfig defaults reached the generator: sections as configured.
+    linker_map = (build_dir / "zephyr" / "zephyr.map").read_text()
+    assert re.search(r"^ \.noinit\.tinyaot_arena\s*\n?\s*0x", linker_map, re.M)
+    assert re.search(r"^ \.rodata\.tinyaot_weights\s*\n?\s*0x", linker_map, re.M)
 
 
 def _big_model(path, hidden_rows):
