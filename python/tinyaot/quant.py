@@ -72,3 +72,18 @@ def per_channel_multipliers(input_scale, filter_scales, output_scale):
         mults.append(m)
         shifts.append(s)
     return np.array(mults, dtype=np.int32), np.array(shifts, dtype=np.int32)
+
+
+def fold_input_offset(bias, weights, input_offset, channel_axis, filter_offset=0):
+    """bias + input_offset * sum(weights + filter_offset) per output channel, as int32.
+
+    sum((w + fo) * (x + io)) = sum((w + fo) * x) + io * sum(w + fo), so with this
+    table the kernel's inner loop leaves the input offset out. Integer addition is
+    exact modulo 2^32, so the wrapped table gives TFLM's accumulator bit for bit.
+    """
+    w = np.moveaxis(np.asarray(weights, dtype=np.int64), channel_axis, 0)
+    sums = (w + filter_offset).reshape(w.shape[0], -1).sum(axis=1)
+    folded = sums * input_offset
+    if bias is not None:
+        folded += np.asarray(bias, dtype=np.int64).reshape(-1)
+    return ((folded + 2**31) % 2**32 - 2**31).astype(np.int32)

@@ -21,27 +21,63 @@ struct tinyaot_fully_connected_params {
     int32_t per_channel;      /* 1: multiplier/shift per output channel, 0: one for all */
 };
 
-/* weights: [output_depth][accum_depth]; bias may be NULL. */
+/* Per output, the dot product of the input row with one weights row. */
+static inline int32_t tinyaot_fully_connected_dot(const int8_t *in, const int8_t *w, int32_t depth)
+{
+    int32_t acc = 0;
+    int32_t d;
+    for (d = 0; d < depth; d++) {
+        acc += (int32_t)w[d] * (int32_t)in[d];
+    }
+    return acc;
+}
+
+/*
+ * weights: [output_depth][accum_depth]. bias is bias + input_offset * sum(w + filter_offset)
+ * per output, folded by the lowering (never NULL): then
+ * sum((w + fo) * (x + io)) + bias = sum(w * x) + fo * sum(x) + folded bias,
+ * and the inner loop is a plain multiply-accumulate.
+ */
 static void tinyaot_fully_connected_s8(const struct tinyaot_fully_connected_params *p,
                                        const int32_t *multiplier, const int32_t *shift,
                                        const int8_t *input, const int8_t *weights,
                                        const int32_t *bias, int8_t *output)
 {
+    const int32_t depth = p->accum_depth;
     int32_t b, oc, d;
     for (b = 0; b < p->batches; b++) {
-        const int8_t *in = input + b * p->accum_depth;
-        for (oc = 0; oc < p->output_depth; oc++) {
-            const int8_t *w = weights + oc * p->accum_depth;
+        const int8_t *in = input + b * depth;
+        int8_t *out = output + b * p->output_depth;
+        int32_t input_sum = 0;
+        if (p->filter_offset != 0) {
+            for (d = 0; d < depth; d++) {
+                input_sum += in[d];
+            }
+            input_sum *= p->filter_offset;
+        }
+        /* Two outputs at a time: each input value loaded serves both. */
+        for (oc = 0; oc + 1 < p->output_depth; oc += 2) {
+            const int8_t *w0 = weights + oc * depth;
+            const int8_t *w1 = w0 + depth;
+            const int32_t ch0 = p->per_channel ? oc : 0;
+            const int32_t ch1 = p->per_channel ? oc + 1 : 0;
+            int32_t acc0 = bias[oc] + input_sum;
+            int32_t acc1 = bias[oc + 1] + input_sum;
+            for (d = 0; d < depth; d++) {
+                const int32_t x = in[d];
+                acc0 += (int32_t)w0[d] * x;
+                acc1 += (int32_t)w1[d] * x;
+            }
+            out[oc] = tinyaot_requantize_s8(acc0, multiplier[ch0], shift[ch0],
+                                            p->output_offset, p->act_min, p->act_max);
+            out[oc + 1] = tinyaot_requantize_s8(acc1, multiplier[ch1], shift[ch1],
+                                                p->output_offset, p->act_min, p->act_max);
+        }
+        if (oc < p->output_depth) {
             const int32_t ch = p->per_channel ? oc : 0;
-            int32_t acc = 0;
-            for (d = 0; d < p->accum_depth; d++) {
-                acc += ((int32_t)w[d] + p->filter_offset) * ((int32_t)in[d] + p->input_offset);
-            }
-            if (bias != NULL) {
-                acc += bias[oc];
-            }
-            output[b * p->output_depth + oc] = tinyaot_requantize_s8(acc, multiplier[ch], shift[ch],
-                                                                     p->output_offset, p->act_min, p->act_max);
+            const int32_t acc = bias[oc] + input_sum + tinyaot_fully_connected_dot(in, weights + oc * depth, depth);
+            out[oc] = tinyaot_requantize_s8(acc, multiplier[ch], shift[ch],
+                                            p->output_offset, p->act_min, p->act_max);
         }
     }
 }

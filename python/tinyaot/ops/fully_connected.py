@@ -3,7 +3,7 @@
 import numpy as np
 
 from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, TensorRef
-from tinyaot.quant import per_channel_multipliers
+from tinyaot.quant import fold_input_offset, per_channel_multipliers
 
 
 def lower(ctx):
@@ -42,10 +42,11 @@ def lower(ctx):
         "act_max": act_max,
         "per_channel": int(weights.quant.per_channel),
     })
+    folded_bias = fold_input_offset(None if bias is None else bias.data, weights.data, -inp.zero_point,
+                                    channel_axis=0, filter_offset=-weights.zero_point)
     return [KernelCall("tinyaot_fully_connected_s8", [
         params, ParamArray("int32_t", multipliers), ParamArray("int32_t", shifts),
-        TensorRef(inp.index), TensorRef(weights.index),
-        TensorRef(bias.index) if bias is not None else "NULL", TensorRef(out.index),
+        TensorRef(inp.index), TensorRef(weights.index), ParamArray("int32_t", folded_bias), TensorRef(out.index),
     ])]
 
 
