@@ -22,7 +22,7 @@ fi
 
 PYTHON="${PYTHON:-python3}"
 # The check also makes sure `tinyaot` is this checkout, not another clone's editable install.
-if ! "$PYTHON" -c "import sys, numpy, tflite, jinja2, serial, pytest, tflite_micro, tinyaot
+if ! "$PYTHON" -c "import sys, numpy, tflite, jinja2, serial, pytest, yaml, tflite_micro, tinyaot
 sys.exit(not tinyaot.__file__.startswith('$PWD/'))" 2>/dev/null; then
     echo "setup: installing tinyaot and its Python dependencies"
     # --pre: tflite-micro, the TFLM oracle, is published as dev releases only.

@@ -8,21 +8,20 @@ hello_world.tflite is reproducible byte for byte:
     python3 make_model.py --check    # also prints TFLM's outputs for the
                                      # sample's inputs (what sample.yaml expects)
 
-Written against the `tflite` package's flatbuffer builder functions directly,
-so it needs nothing from tinyaot itself.
+Written with tinyaot's model builder (python/tinyaot/modelbuilder.py, a thin
+layer over the `tflite` package's flatbuffer builder).
 """
 import argparse
 import os
 
-import flatbuffers
+import sys
+
 import numpy as np
-import tflite
-from tflite.BuiltinOperator import BuiltinOperator
-from tflite.BuiltinOptions import BuiltinOptions
-from tflite.TensorType import TensorType
 from tflite.ActivationFunctionType import ActivationFunctionType
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
+from tinyaot.modelbuilder import ModelBuilder  # noqa: E402
 MODEL_PATH = os.path.join(HERE, "hello_world.tflite")
 
 # Quantization of the activations: (scale, zero_point).
@@ -58,114 +57,20 @@ SAMPLE_INPUTS = [
 ]
 
 
-def _vec(b, start, items, kind):
-    start(b, len(items))
-    for x in reversed(items):
-        {"i32": b.PrependInt32, "i64": b.PrependInt64,
-         "f32": b.PrependFloat32, "u8": b.PrependUint8,
-         "off": b.PrependUOffsetTRelative}[kind](x)
-    return b.EndVector()
-
-
-def _quant(b, scale, zp):
-    sc = _vec(b, tflite.QuantizationParametersStartScaleVector, [scale], "f32")
-    z = _vec(b, tflite.QuantizationParametersStartZeroPointVector, [zp], "i64")
-    tflite.QuantizationParametersStart(b)
-    tflite.QuantizationParametersAddScale(b, sc)
-    tflite.QuantizationParametersAddZeroPoint(b, z)
-    return tflite.QuantizationParametersEnd(b)
-
-
-def _tensor(b, name, shape, ttype, buf, q):
-    n = b.CreateString(name)
-    s = _vec(b, tflite.TensorStartShapeVector, list(shape), "i32")
-    qq = _quant(b, *q)
-    tflite.TensorStart(b)
-    tflite.TensorAddShape(b, s)
-    tflite.TensorAddType(b, ttype)
-    tflite.TensorAddBuffer(b, buf)
-    tflite.TensorAddName(b, n)
-    tflite.TensorAddQuantization(b, qq)
-    return tflite.TensorEnd(b)
-
-
-def _buffer(b, data):
-    if data is None:
-        tflite.BufferStart(b)
-        return tflite.BufferEnd(b)
-    raw = data.tobytes()
-    b.StartVector(1, len(raw), 16)  # 16-byte aligned payload
-    for x in reversed(raw):
-        b.PrependUint8(x)
-    d = b.EndVector()
-    tflite.BufferStart(b)
-    tflite.BufferAddData(b, d)
-    return tflite.BufferEnd(b)
-
-
-def _fc(b, inputs, outputs, act):
-    tflite.FullyConnectedOptionsStart(b)
-    tflite.FullyConnectedOptionsAddFusedActivationFunction(b, act)
-    opts = tflite.FullyConnectedOptionsEnd(b)
-    i = _vec(b, tflite.OperatorStartInputsVector, inputs, "i32")
-    o = _vec(b, tflite.OperatorStartOutputsVector, outputs, "i32")
-    tflite.OperatorStart(b)
-    tflite.OperatorAddOpcodeIndex(b, 0)
-    tflite.OperatorAddInputs(b, i)
-    tflite.OperatorAddOutputs(b, o)
-    tflite.OperatorAddBuiltinOptionsType(b, BuiltinOptions.FullyConnectedOptions)
-    tflite.OperatorAddBuiltinOptions(b, opts)
-    return tflite.OperatorEnd(b)
-
-
 def build():
-    b = flatbuffers.Builder(1024)
-    # Buffer 0 is the empty sentinel TFLite expects; activations use it too.
-    bufs = [_buffer(b, None), _buffer(b, W1), _buffer(b, B1),
-            _buffer(b, W2), _buffer(b, B2)]
-    tensors = [
-        _tensor(b, "input", [1, 4], TensorType.INT8, 0, IN_Q),
-        _tensor(b, "fc1/weights", [8, 4], TensorType.INT8, 1, (W1_SCALE, 0)),
-        _tensor(b, "fc1/bias", [8], TensorType.INT32, 2, (IN_Q[0] * W1_SCALE, 0)),
-        _tensor(b, "hidden", [1, 8], TensorType.INT8, 0, HID_Q),
-        _tensor(b, "fc2/weights", [3, 8], TensorType.INT8, 3, (W2_SCALE, 0)),
-        _tensor(b, "fc2/bias", [3], TensorType.INT32, 4, (HID_Q[0] * W2_SCALE, 0)),
-        _tensor(b, "output", [1, 3], TensorType.INT8, 0, OUT_Q),
-    ]
-    ops = [_fc(b, [0, 1, 2], [3], ActivationFunctionType.RELU),
-           _fc(b, [3, 4, 5], [6], ActivationFunctionType.NONE)]
-
-    t = _vec(b, tflite.SubGraphStartTensorsVector, tensors, "off")
-    si = _vec(b, tflite.SubGraphStartInputsVector, [0], "i32")
-    so = _vec(b, tflite.SubGraphStartOutputsVector, [6], "i32")
-    o = _vec(b, tflite.SubGraphStartOperatorsVector, ops, "off")
-    name = b.CreateString("main")
-    tflite.SubGraphStart(b)
-    tflite.SubGraphAddTensors(b, t)
-    tflite.SubGraphAddInputs(b, si)
-    tflite.SubGraphAddOutputs(b, so)
-    tflite.SubGraphAddOperators(b, o)
-    tflite.SubGraphAddName(b, name)
-    sg = tflite.SubGraphEnd(b)
-
-    tflite.OperatorCodeStart(b)
-    tflite.OperatorCodeAddDeprecatedBuiltinCode(b, BuiltinOperator.FULLY_CONNECTED)
-    tflite.OperatorCodeAddBuiltinCode(b, BuiltinOperator.FULLY_CONNECTED)
-    tflite.OperatorCodeAddVersion(b, 1)
-    oc = tflite.OperatorCodeEnd(b)
-
-    ocs = _vec(b, tflite.ModelStartOperatorCodesVector, [oc], "off")
-    sgs = _vec(b, tflite.ModelStartSubgraphsVector, [sg], "off")
-    bvec = _vec(b, tflite.ModelStartBuffersVector, bufs, "off")
-    desc = b.CreateString("tinyaot hello_world: int8 MLP 4-8-3")
-    tflite.ModelStart(b)
-    tflite.ModelAddVersion(b, 3)
-    tflite.ModelAddOperatorCodes(b, ocs)
-    tflite.ModelAddSubgraphs(b, sgs)
-    tflite.ModelAddBuffers(b, bvec)
-    tflite.ModelAddDescription(b, desc)
-    b.Finish(tflite.ModelEnd(b), file_identifier=b"TFL3")
-    return bytes(b.Output())
+    mb = ModelBuilder()
+    x = mb.input("input", "int8", [1, 4], scale=IN_Q[0], zero_point=IN_Q[1])
+    w1 = mb.const("fc1/weights", W1, scale=W1_SCALE)
+    b1 = mb.const("fc1/bias", B1, scale=IN_Q[0] * W1_SCALE)
+    hidden = mb.tensor("hidden", "int8", [1, 8], scale=HID_Q[0], zero_point=HID_Q[1])
+    mb.op("FULLY_CONNECTED", [x, w1, b1], [hidden], "FullyConnectedOptions",
+          fused_activation_function=ActivationFunctionType.RELU)
+    w2 = mb.const("fc2/weights", W2, scale=W2_SCALE)
+    b2 = mb.const("fc2/bias", B2, scale=HID_Q[0] * W2_SCALE)
+    y = mb.output(mb.tensor("output", "int8", [1, 3], scale=OUT_Q[0], zero_point=OUT_Q[1]))
+    mb.op("FULLY_CONNECTED", [hidden, w2, b2], [y], "FullyConnectedOptions",
+          fused_activation_function=ActivationFunctionType.NONE)
+    return mb.build()
 
 
 def tflm_outputs(model, inputs):
