@@ -7,7 +7,7 @@ kernel as constants.
 """
 
 from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, TensorRef
-from tinyaot.quant import per_channel_multipliers
+from tinyaot.quant import fold_input_offset, per_channel_multipliers
 
 PADDING_SAME, PADDING_VALID = 0, 1
 PADDING_NAMES = {PADDING_SAME: "SAME", PADDING_VALID: "VALID"}
@@ -140,6 +140,27 @@ def _conv_call(ctx, kernel, ctype, inp, weights, bias, out, own_fields):
     ])]
 
 
+def _conv_1x1_call(ctx, inp, weights, bias, out):
+    """A 1x1 filter is a matrix product: its window never leaves the input (no
+    padding for any stride), so the input offset folds into the bias."""
+    geometry = window_geometry(ctx, inp, out, 1, 1)
+    assert geometry["pad_h"] == geometry["pad_w"] == 0
+    quant, multipliers, shifts = _quant_fields(ctx, inp, weights, out)
+    params = ParamStruct("struct tinyaot_conv2d_1x1_params", {
+        "batches": inp.shape[0],
+        "input_h": inp.shape[1], "input_w": inp.shape[2], "input_ch": inp.shape[3],
+        "output_h": geometry["output_h"], "output_w": geometry["output_w"], "output_ch": out.shape[3],
+        "stride_h": geometry["stride_h"], "stride_w": geometry["stride_w"],
+        **{k: quant[k] for k in ("output_offset", "act_min", "act_max", "per_channel")},
+    })
+    folded_bias = fold_input_offset(None if bias is None else bias.data, weights.data, quant["input_offset"],
+                                    channel_axis=0)
+    return [KernelCall("tinyaot_conv2d_1x1_s8", [
+        params, multipliers, shifts, TensorRef(inp.index), TensorRef(weights.index),
+        ParamArray("int32_t", folded_bias), TensorRef(out.index),
+    ])]
+
+
 def lower_conv(ctx):
     inp, weights, bias, out = _check_io(ctx)
     out_ch, _, _, filter_ch = weights.shape
@@ -154,6 +175,8 @@ def lower_conv(ctx):
                f"{filter_ch})", weights.index)
     _check_filter(ctx, weights, out_ch, axis=0)
     _check_bias(ctx, bias, out_ch)
+    if weights.shape[1:3] == (1, 1) and groups == 1:
+        return _conv_1x1_call(ctx, inp, weights, bias, out)
     return _conv_call(ctx, "tinyaot_conv2d_s8", "struct tinyaot_conv2d_params", inp, weights, bias, out, {
         "filter_ch": filter_ch, "groups": groups, "filters_per_group": out_ch // groups, "output_ch": out_ch,
     })
