@@ -27,14 +27,46 @@ struct tinyaot_depthwise_conv2d_params {
     int32_t per_channel;        /* 1: multiplier/shift per output channel, 0: one for all */
 };
 
-/* filter: [filter_h][filter_w][output_ch]; bias may be NULL. */
+/*
+ * The sum of one output channel's weights (filter points at its first) over the
+ * taps outside [fy_first, fy_end) x [fx_first, fx_end): what the folded bias
+ * counts for the taps TFLM skips at the border. Visits only those taps.
+ */
+static int32_t tinyaot_depthwise_outside_sum(const struct tinyaot_depthwise_conv2d_params *p,
+                                             const int8_t *filter, int32_t output_ch,
+                                             int32_t fy_first, int32_t fy_end, int32_t fx_first, int32_t fx_end)
+{
+    int32_t sum = 0;
+    int32_t fy, fx;
+    for (fy = 0; fy < p->filter_h; fy++) {
+        const int8_t *w_row = filter + fy * p->filter_w * output_ch;
+        const int row_inside = fy >= fy_first && fy < fy_end;
+        for (fx = 0; fx < p->filter_w; fx++) {
+            if (row_inside && fx == fx_first) {
+                fx = fx_end;  /* skip the taps inside */
+                if (fx == p->filter_w) {
+                    break;
+                }
+            }
+            sum += w_row[fx * output_ch];
+        }
+    }
+    return sum;
+}
+
+/*
+ * filter: [filter_h][filter_w][output_ch]. bias: bias + input_offset * sum(w) per
+ * output channel, folded by the lowering (never NULL), so the taps add plain
+ * w * x; at the border the part of the fold for skipped taps is taken back.
+ */
 static void tinyaot_depthwise_conv2d_s8(const struct tinyaot_depthwise_conv2d_params *p,
                                         const int32_t *multiplier, const int32_t *shift,
                                         const int8_t *input, const int8_t *filter,
                                         const int32_t *bias, int8_t *output)
 {
     const int32_t input_offset = p->input_offset;
-    const int32_t output_ch = p->input_ch * p->depth_multiplier;
+    const int32_t mult = p->depth_multiplier;
+    const int32_t output_ch = p->input_ch * mult;
     /* Distance in the input between horizontally and vertically adjacent taps,
        and in the filter between adjacent taps and rows. */
     const int32_t tap_step_x = p->dilation_w * p->input_ch;
@@ -52,34 +84,55 @@ static void tinyaot_depthwise_conv2d_s8(const struct tinyaot_depthwise_conv2d_pa
                 int32_t fx_first, fx_end;
                 const int32_t in_x = tinyaot_window(ox * p->stride_w - p->pad_w, p->dilation_w, p->filter_w,
                                                     p->input_w, &fx_first, &fx_end);
+                const int32_t rows = fy_end - fy_first;
+                const int32_t cols = fx_end - fx_first;
+                const int border = rows != p->filter_h || cols != p->filter_w;
                 /* The first valid tap, channel 0, in the input and in the filter. */
                 const int8_t *window = in_image + (in_y * p->input_w + in_x) * p->input_ch;
                 const int8_t *w_window = filter + fy_first * filter_row + fx_first * output_ch;
-                oc = 0;
-                for (ic = 0; ic < p->input_ch; ic++) {
-                    for (m = 0; m < p->depth_multiplier; m++, oc++) {
-                        const int32_t ch = p->per_channel ? oc : 0;
-                        const int8_t *in_row = window + ic;
-                        const int8_t *w_row = w_window + oc;
-                        int32_t acc = 0;
-                        for (fy = fy_first; fy < fy_end; fy++) {
-                            const int8_t *in_tap = in_row;
-                            const int8_t *w_tap = w_row;
-                            for (fx = fx_first; fx < fx_end; fx++) {
-                                acc += (int32_t)*w_tap * ((int32_t)*in_tap + input_offset);
-                                in_tap += tap_step_x;
-                                w_tap += output_ch;
-                            }
-                            in_row += tap_step_y;
-                            w_row += filter_row;
+                /* Two output channels at a time, oc and oc1 (= oc + 1, or oc again for
+                   an odd last one); ic and m say which input channel oc reads. */
+                ic = 0;
+                m = 0;
+                for (oc = 0; oc < output_ch; oc += 2) {
+                    const int32_t oc1 = oc + 1 < output_ch ? oc + 1 : oc;
+                    const int8_t *in_row0 = window + ic;
+                    const int32_t ic1 = m + 1 < mult || oc1 == oc ? ic : ic + 1;
+                    const int8_t *in_row1 = window + ic1;
+                    const int8_t *w_row0 = w_window + oc;
+                    const int8_t *w_row1 = w_window + oc1;
+                    int32_t acc0 = bias[oc];
+                    int32_t acc1 = bias[oc1];
+                    for (fy = 0; fy < rows; fy++) {
+                        int32_t in_tap = 0, w_tap = 0;
+                        for (fx = 0; fx < cols; fx++) {
+                            acc0 += (int32_t)w_row0[w_tap] * in_row0[in_tap];
+                            acc1 += (int32_t)w_row1[w_tap] * in_row1[in_tap];
+                            in_tap += tap_step_x;
+                            w_tap += output_ch;
                         }
-                        if (bias != NULL) {
-                            acc += bias[oc];
-                        }
-                        *output++ = tinyaot_requantize_s8(acc, multiplier[ch], shift[ch], p->output_offset,
-                                                          p->act_min, p->act_max);
+                        in_row0 += tap_step_y;
+                        in_row1 += tap_step_y;
+                        w_row0 += filter_row;
+                        w_row1 += filter_row;
+                    }
+                    if (border) {
+                        acc0 -= input_offset * tinyaot_depthwise_outside_sum(p, filter + oc, output_ch, fy_first,
+                                                                             fy_end, fx_first, fx_end);
+                        acc1 -= input_offset * tinyaot_depthwise_outside_sum(p, filter + oc1, output_ch, fy_first,
+                                                                             fy_end, fx_first, fx_end);
+                    }
+                    output[oc] = tinyaot_requantize_s8(acc0, multiplier[p->per_channel ? oc : 0],
+                                                       shift[p->per_channel ? oc : 0], p->output_offset,
+                                                       p->act_min, p->act_max);
+                    output[oc1] = tinyaot_requantize_s8(acc1, multiplier[p->per_channel ? oc1 : 0],
+                                                        shift[p->per_channel ? oc1 : 0], p->output_offset,
+                                                        p->act_min, p->act_max);
+                    for (m += 2; m >= mult; m -= mult) {
+                        ic++;
                     }
                 }
+                output += output_ch;
             }
         }
     }

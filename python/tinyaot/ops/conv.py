@@ -121,10 +121,12 @@ def _check_io(ctx):
     return inp, weights, bias, out
 
 
-def _conv_call(ctx, kernel, ctype, inp, weights, bias, out, own_fields):
+def _conv_call(ctx, kernel, ctype, inp, weights, bias, out, own_fields, fold_axis=None):
     """The parameters and call CONV_2D and DEPTHWISE_CONV_2D share: sizes, window
     geometry and quantization around the kernel's `own_fields` (both filter
-    layouts keep height and width on axes 1 and 2)."""
+    layouts keep height and width on axes 1 and 2). With `fold_axis` (the output
+    channel axis of the filter) the kernel takes the bias with the input offset
+    folded in (see fold_input_offset), never NULL."""
     geometry = window_geometry(ctx, inp, out, weights.shape[1], weights.shape[2])
     quant, multipliers, shifts = _quant_fields(ctx, inp, weights, out)
     params = ParamStruct(ctype, {
@@ -134,9 +136,14 @@ def _conv_call(ctx, kernel, ctype, inp, weights, bias, out, own_fields):
         **geometry,
         **quant,
     })
+    if fold_axis is not None:
+        bias_arg = ParamArray("int32_t", fold_input_offset(None if bias is None else bias.data, weights.data,
+                                                           quant["input_offset"], channel_axis=fold_axis))
+    else:
+        bias_arg = TensorRef(bias.index) if bias is not None else "NULL"
     return [KernelCall(kernel, [
         params, multipliers, shifts, TensorRef(inp.index), TensorRef(weights.index),
-        TensorRef(bias.index) if bias is not None else "NULL", TensorRef(out.index),
+        bias_arg, TensorRef(out.index),
     ])]
 
 
@@ -196,7 +203,7 @@ def lower_depthwise(ctx):
     _check_filter(ctx, weights, out_ch, axis=3)
     _check_bias(ctx, bias, out_ch)
     return _conv_call(ctx, "tinyaot_depthwise_conv2d_s8", "struct tinyaot_depthwise_conv2d_params",
-                      inp, weights, bias, out, {"depth_multiplier": multiplier})
+                      inp, weights, bias, out, {"depth_multiplier": multiplier}, fold_axis=3)
 
 
 OPS = {"CONV_2D": lower_conv, "DEPTHWISE_CONV_2D": lower_depthwise}
