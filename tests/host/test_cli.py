@@ -35,6 +35,8 @@ def test_compile_writes_a_self_contained_folder(own_model, tmp_path):
     assert [op["kernels"] for op in plan["operators"]][0] == []  # reshape is a view
     # Only the weight matrices: each bias lives on folded into its operator's parameter tables.
     assert plan["weight_bytes"] == sum(plan["weights"].values()) == 32 * 16 + 16 * 6
+    # ... and per fully connected layer: multiplier, shift, and the folded bias (int32 per output).
+    assert plan["table_bytes"] == sum(plan["tables"].values()) == (4 + 4 + 16 * 4) + (4 + 4 + 6 * 4)
 
 
 def test_generated_header_includes_only_standard_and_tinyaot_headers(own_model, tmp_path):

@@ -14,6 +14,7 @@ from tinyaot.ir import DTYPES
 from tinyaot.ops.base import ParamArray, ParamStruct, ScratchRef, TensorRef
 
 KERNEL_DIR = resources.files("tinyaot") / "kernels"
+_C_SIZES = {"int8_t": 1, "uint8_t": 1, "int16_t": 2, "int32_t": 4, "float": 4}
 ALWAYS_COPIED = ["tinyaot.h"]
 
 
@@ -70,6 +71,7 @@ class _CodegenContext:
         self.outputs = self._io_members(self.graph.outputs)
         self.weights = {}  # tensor index -> symbol, in order of first use
         self.params = []  # rendered static const definitions
+        self.table_bytes = {}  # symbol -> bytes of each per-channel table (folded biases, multipliers)
         self.kernels = set()
         self.steps = [self._step(op, calls) for op, calls in model.calls]
 
@@ -115,6 +117,7 @@ class _CodegenContext:
             values = np.asarray(arg.values).reshape(-1)
             self.params.append(f"static const {arg.ctype} {symbol}[{len(values)}] = {{\n"
                                f"{c_array_body(values)}\n}};")
+            self.table_bytes[symbol] = len(values) * _C_SIZES[arg.ctype]
             return symbol
         if isinstance(arg, (int, np.integer)):
             return c_int(arg)
@@ -203,6 +206,9 @@ class _CodegenContext:
                       "first_step": b.first, "last_step": b.last} for b in m.buffers],
             "weights": {s: g.tensors[t].nbytes for t, s in sorted(self.weights.items())},
             "weight_bytes": sum(g.tensors[t].nbytes for t in self.weights),
+            # Flash beside the weights: tables computed at compile time.
+            "tables": dict(sorted(self.table_bytes.items())),
+            "table_bytes": sum(self.table_bytes.values()),
             "operators": [{"index": op.index, "type": op.type, "kernels": [c.kernel for c in calls]}
                           for op, calls in m.calls],
             "inputs": [self._io_json(t) for t in g.inputs],
