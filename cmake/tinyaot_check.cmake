@@ -4,24 +4,13 @@
 # the model cannot fit the budget. Inputs (-D): JSON MODEL_NAME MODEL_FILE
 # RAM_BUDGET FLASH_BUDGET INCLUDE_IO BUDGET_NAME STAMP.
 #
-# JSON keys read (top level): arena_size, state_size, weight_bytes, and
-# inputs[] / outputs[] with bytes (and arena_offset) each. A missing key counts as 0.
+# JSON keys read (top level): arena_size, state_size, weight_bytes, table_bytes,
+# and inputs[] / outputs[] with bytes (and arena_offset) each.
 
 cmake_minimum_required(VERSION 3.20)
+include("${CMAKE_CURRENT_LIST_DIR}/tinyaot_json.cmake")
 
 file(READ "${JSON}" doc)
-
-# First key of ARGN present in the document, as a number; 0 if none is.
-function(_json_number out)
-  foreach(key IN LISTS ARGN)
-    string(JSON v ERROR_VARIABLE err GET "${doc}" ${key})
-    if(NOT err AND v MATCHES "^[0-9]+$")
-      set(${out} "${v}" PARENT_SCOPE)
-      return()
-    endif()
-  endforeach()
-  set(${out} 0 PARENT_SCOPE)
-endfunction()
 
 # Sum of bytes over the list `key` (inputs / outputs), leaving out tensors the
 # generator placed inside the arena (arena_offset set, --inputs-in-arena).
@@ -41,9 +30,9 @@ function(_json_tensor_bytes out key)
   set(${out} ${total} PARENT_SCOPE)
 endfunction()
 
-_json_number(arena arena_size)
-_json_number(state state_size)
-_json_number(weights weight_bytes)
+tinyaot_json_number(arena "${doc}" arena_size)
+tinyaot_json_number(state "${doc}" state_size)
+tinyaot_json_flash(weights "${doc}")
 _json_tensor_bytes(in_bytes inputs)
 _json_tensor_bytes(out_bytes outputs)
 
@@ -60,7 +49,7 @@ if(NOT "${RAM_BUDGET}" STREQUAL "")
   endif()
 endif()
 if(NOT "${FLASH_BUDGET}" STREQUAL "" AND weights GREATER FLASH_BUDGET)
-  list(APPEND problems "needs ${weights} bytes of flash for weights but only ${FLASH_BUDGET} are available")
+  list(APPEND problems "needs ${weights} bytes of flash for weights and tables but only ${FLASH_BUDGET} are available")
 endif()
 
 if(problems)

@@ -6,19 +6,7 @@
 # FLASH FLASH_RESERVE (bytes; RAM/FLASH empty = unknown, not checked) STAMP.
 
 cmake_minimum_required(VERSION 3.20)
-
-# First of the given keys that the document has as a number, else 0.
-# Several spellings: the generator's JSON keys may still be renamed.
-function(_num out doc)
-  foreach(key IN LISTS ARGN)
-    string(JSON v ERROR_VARIABLE err GET "${doc}" ${key})
-    if(NOT err AND v MATCHES "^[0-9]+$")
-      set(${out} "${v}" PARENT_SCOPE)
-      return()
-    endif()
-  endforeach()
-  set(${out} 0 PARENT_SCOPE)
-endfunction()
+include("${CMAKE_CURRENT_LIST_DIR}/../cmake/tinyaot_json.cmake")
 
 string(REPLACE "," ";" jsons "${JSONS}")
 set(ram_need 0)
@@ -31,13 +19,13 @@ foreach(j IN LISTS jsons)
   if(err)
     get_filename_component(name "${j}" NAME_WE)
   endif()
-  _num(arena "${doc}" arena_size)
-  _num(state "${doc}" state_size)
-  _num(weights "${doc}" weight_bytes weights_size)
+  tinyaot_json_number(arena "${doc}" arena_size)
+  tinyaot_json_number(state "${doc}" state_size)
+  tinyaot_json_flash(weights "${doc}")
   math(EXPR ram_need "${ram_need} + ${arena} + ${state}")
   math(EXPR flash_need "${flash_need} + ${weights}")
   list(APPEND ram_detail "${name}: arena ${arena} + state ${state}")
-  list(APPEND flash_detail "${name}: weights ${weights}")
+  list(APPEND flash_detail "${name}: weights and tables ${weights}")
 endforeach()
 list(JOIN ram_detail ", " ram_detail)
 list(JOIN flash_detail ", " flash_detail)
