@@ -12,29 +12,11 @@ include("${CMAKE_CURRENT_LIST_DIR}/tinyaot_json.cmake")
 
 file(READ "${JSON}" doc)
 
-# Sum of bytes over the list `key` (inputs / outputs), leaving out tensors the
-# generator placed inside the arena (arena_offset set, --inputs-in-arena).
-function(_json_tensor_bytes out key)
-  set(total 0)
-  string(JSON n ERROR_VARIABLE err LENGTH "${doc}" ${key})
-  if(NOT err AND n GREATER 0)
-    math(EXPR last "${n} - 1")
-    foreach(i RANGE ${last})
-      string(JSON b ERROR_VARIABLE err2 GET "${doc}" ${key} ${i} bytes)
-      string(JSON at ERROR_VARIABLE err3 GET "${doc}" ${key} ${i} arena_offset)
-      if(NOT err2 AND (err3 OR NOT at MATCHES "^[0-9]+$"))
-        math(EXPR total "${total} + ${b}")
-      endif()
-    endforeach()
-  endif()
-  set(${out} ${total} PARENT_SCOPE)
-endfunction()
-
 tinyaot_json_number(arena "${doc}" arena_size)
 tinyaot_json_number(state "${doc}" state_size)
 tinyaot_json_flash(weights "${doc}")
-_json_tensor_bytes(in_bytes inputs)
-_json_tensor_bytes(out_bytes outputs)
+tinyaot_json_io_bytes(in_bytes "${doc}" inputs 1)
+tinyaot_json_io_bytes(out_bytes "${doc}" outputs 1)
 
 set(problems "")
 if(NOT "${RAM_BUDGET}" STREQUAL "")

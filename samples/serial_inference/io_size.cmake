@@ -1,24 +1,13 @@
 # io_size.cmake - cmake -P: writes serial_inference_io.h from the model's JSON.
-# The runner keeps every input and output tensor in one static buffer, each
-# rounded up to 8 bytes (as runner.c carves it); sizing it from the model
-# keeps RAM use exact on small boards. Inputs (-D): JSON OUT.
+# The runner keeps the input and output tensors that are not in the arena in
+# one static buffer, each rounded up to 8 bytes (as runner.c carves it); sizing
+# it from the model keeps RAM use exact on small boards. Inputs (-D): JSON OUT.
 cmake_minimum_required(VERSION 3.20)
+include("${CMAKE_CURRENT_LIST_DIR}/../../cmake/tinyaot_json.cmake")
 file(READ "${JSON}" doc)
-set(total 0)
-foreach(list inputs outputs)
-  string(JSON n LENGTH "${doc}" ${list})
-  if(n GREATER 0)
-    math(EXPR last "${n} - 1")
-    foreach(i RANGE ${last})
-      # "bytes" today; "size_bytes" is the descriptor's name for it.
-      string(JSON b ERROR_VARIABLE err GET "${doc}" ${list} ${i} bytes)
-      if(err)
-        string(JSON b GET "${doc}" ${list} ${i} size_bytes)
-      endif()
-      math(EXPR total "${total} + ((${b} + 7) / 8) * 8")
-    endforeach()
-  endif()
-endforeach()
+tinyaot_json_io_bytes(in_bytes "${doc}" inputs 8)
+tinyaot_json_io_bytes(out_bytes "${doc}" outputs 8)
+math(EXPR total "${in_bytes} + ${out_bytes}")
 # At least 8: a zero-length array is not C99.
 if(total LESS 8)
   set(total 8)
