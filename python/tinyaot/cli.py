@@ -5,7 +5,6 @@ import os
 import sys
 import tempfile
 import time
-from pathlib import Path
 
 from tinyaot import __version__
 from tinyaot.errors import TinyAotError

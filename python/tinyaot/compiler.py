@@ -75,7 +75,10 @@ def lower_operator(graph, views, op):
     if lowering is None:
         supported = ", ".join(sorted(set(LOWERINGS) | VIEW_OPS))
         raise ctx.error(f"operator is not supported (supported: {supported})")
-    return lowering(ctx)
+    try:
+        return lowering(ctx)
+    except TinyAotError as e:  # raised by shared helpers that do not know the operator
+        raise e.located(file=graph.source, op_index=op.index, op_type=op.type) from None
 
 
 def place_state(graph, alignment):

@@ -13,11 +13,9 @@ option can be checked against TFLM on a fresh clone without downloading models.
 """
 
 import importlib
-import re
 
 import flatbuffers
 import numpy as np
-import tflite
 from tflite.BuiltinOperator import BuiltinOperator
 from tflite.BuiltinOptions import BuiltinOptions
 from tflite.TensorType import TensorType

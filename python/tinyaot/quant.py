@@ -8,6 +8,8 @@ import math
 
 import numpy as np
 
+from tinyaot.errors import TinyAotError
+
 INT_RANGES = {
     "int8": (-128, 127),
     "uint8": (0, 255),
@@ -37,6 +39,9 @@ def quantize_multiplier(real_multiplier):
         shift += 1
     if shift < -31:
         return 0, 0
+    if shift > 30:  # the kernels shift int32 values left by this much
+        raise TinyAotError(f"rescaling by {real_multiplier:g} (from the tensors' scales) is too large: "
+                           "above 2^30, the 32-bit arithmetic overflows")
     return int(q), int(shift)
 
 

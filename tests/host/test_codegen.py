@@ -11,7 +11,7 @@ import pytest
 from conftest import ROOT, SHARED_MODEL_NAMES, SHARED_MODELS
 from tinyaot.codegen.emit import emit
 from tinyaot.compiler import Options, compile_model
-from tinyaot.host import SANITIZE_FLAGS, WARNING_FLAGS
+from tinyaot.host import WARNING_FLAGS
 from tinyaot.testing import catalog
 
 
@@ -125,3 +125,57 @@ def test_null_pointers_are_refused(own_model, tmp_path):
     subprocess.run(["gcc", *WARNING_FLAGS, "-I", str(out), str(tmp_path / "main.c"), str(out / "m.c"), "-o",
                     str(exe)], check=True)
     assert subprocess.run([str(exe)]).returncode == 0
+
+
+def test_any_tensor_name_gives_valid_c(tmp_path):
+    """Names are data: quotes, backslashes, newlines, NUL, comment ends and trigraphs."""
+    import numpy as np
+
+    from tinyaot.host import HostModel
+    from tinyaot.modelbuilder import ModelBuilder
+    nasty = 'in "x"\\ */ ??/\n\x00é'
+    mb = ModelBuilder()
+    x = mb.input(nasty, "int8", [1, 4], scale=0.1, zero_point=0)
+    w = mb.const("w */ ??=", np.eye(4, dtype=np.int8), scale=0.01)
+    y = mb.output(mb.tensor("out\r\n", "int8", [1, 4], scale=0.1, zero_point=0))
+    mb.op("FULLY_CONNECTED", [x, w, -1], [y], "FullyConnectedOptions")
+    path = tmp_path / "names.tflite"
+    path.write_bytes(mb.build())
+    out = generate(path, "names", tmp_path / "names")
+    result = subprocess.run(["gcc", *WARNING_FLAGS, "-pedantic", "-c", "-I", str(out), str(out / "names.c"),
+                             "-o", str(tmp_path / "names.o")], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    with HostModel(out, "names") as host:
+        # The descriptor carries the name byte for byte (up to the NUL, where C strings end).
+        assert host.inputs[0]["name"] == 'in "x"\\ */ ??/\n'
+        assert host.outputs[0]["name"] == "out\r\n"
+
+
+def test_damaged_models_fail_cleanly_or_give_valid_c(own_models_dir, tmp_path):
+    """Random byte damage gives a TinyAotError naming the file, or C that compiles warning-free."""
+    import numpy as np
+
+    from tinyaot.errors import TinyAotError
+    rng = np.random.default_rng(7)
+    sources = sorted(own_models_dir.glob("*.tflite"))
+    built = 0
+    for attempt in range(400):
+        data = bytearray(sources[attempt % len(sources)].read_bytes())
+        for _ in range(rng.integers(1, 4)):
+            data[rng.integers(0, len(data))] = rng.integers(0, 256)
+        path = tmp_path / "damaged.tflite"
+        path.write_bytes(bytes(data))
+        try:
+            model = compile_model(path, Options("d"))
+        except TinyAotError as e:
+            assert str(e).startswith(str(path))
+            continue
+        out = tmp_path / f"d{built}"
+        emit(model, out)
+        result = subprocess.run(["gcc", *WARNING_FLAGS, "-pedantic", "-fsyntax-only", "-I", str(out),
+                                 str(out / "d.c")], capture_output=True, text=True)
+        assert result.returncode == 0, f"attempt {attempt}:\n{result.stderr[-2000:]}"
+        built += 1
+        if built == 25:
+            break
+    assert built == 25  # enough damaged-but-valid models were exercised

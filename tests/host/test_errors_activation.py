@@ -107,7 +107,7 @@ def test_activation_errors(tmp_path, data, message):
      r"operator 0 \(QUANTIZE\): tensor 'y': output has 9 values but input has 8"),
     (one_op_model("QUANTIZE", in_dtype="int16", in_quant=dict(scale=0.01, zero_point=0),
                   out_quant=dict(scale=0.1, zero_point=300)),
-     r"operator 0 \(QUANTIZE\): tensor 'y': zero point 300 is outside the int8 range"),
+     r"m\.tflite: tensor 'y': zero point 300 is outside the int8 range \[-128, 127\]"),
     (one_op_model("DEQUANTIZE", in_dtype="int32", out_dtype="float32", out_quant={}),
      r"operator 0 \(DEQUANTIZE\): tensor 'x': dtype int32 is not supported here \(supported: int8, uint8, int16\)"),
     (one_op_model("DEQUANTIZE", out_dtype="int16", out_quant={}),

@@ -210,3 +210,15 @@ def test_depthwise_without_bias_equals_zero_bias(tmp_path):
             outputs[name] = runs
     for with_zero, without in zip(outputs["zero_bias"], outputs["no_bias"]):
         np.testing.assert_array_equal(with_zero, without)
+
+
+def test_huge_dilation_is_refused(tmp_path):
+    expect_error(tmp_path, conv_model(dilation_h_factor=1 << 20),
+                 r"operator 0 \(CONV_2D\): stride 1x1 or dilated filter extent 2097153 is above 65536: "
+                 r"the kernels index with 32-bit arithmetic")
+
+
+def test_rescale_too_large_for_32_bits(tmp_path):
+    # input 0.1 x weights 0.01 / output 1e-40: a multiplier of about 2^123.
+    expect_error(tmp_path, conv_model(out_q=(1e-40, 0)),
+                 r"operator 0 \(CONV_2D\): rescaling by .* \(from the tensors' scales\) is too large: above 2\^30")

@@ -108,3 +108,40 @@ def test_cli_prints_one_line_not_a_traceback(tmp_path):
     assert "operator 0 (TANH): operator is not supported" in result.stderr
     assert "Traceback" not in result.stderr
     assert not (tmp_path / "out").exists()
+
+
+def test_zero_point_outside_dtype_range():
+    mb = ModelBuilder()
+    mb.output(mb.input("x", "int8", [1, 2], scale=0.1, zero_point=200))
+    with pytest.raises(TinyAotError, match=r"tensor 'x': zero point 200 is outside the int8 range \[-128, 127\]"):
+        parse_tflite(mb.build(), "zp.tflite")
+
+
+def two_fc_model(first_out_is_input=False, read_before_write=False, dangling_output=False):
+    """x -> FC -> h -> FC -> y, with one piece of dataflow broken on request."""
+    rng = np.random.default_rng(1)
+    mb = ModelBuilder()
+    x = mb.input("x", "int8", [1, 4], scale=0.1)
+    h = mb.tensor("h", "int8", [1, 4], scale=0.1)
+    y = mb.output(mb.tensor("y", "int8", [1, 4], scale=0.1))
+    w = mb.const("w", random_int8(rng, (4, 4)), scale=0.01)
+    ops = [([x, w, -1], [x if first_out_is_input else h]), ([h, w, -1], [y])]
+    if read_before_write:
+        ops.reverse()
+    for ins, outs in ops:
+        mb.op("FULLY_CONNECTED", ins, outs, "FullyConnectedOptions")
+    if dangling_output:
+        mb.output(mb.tensor("never", "int8", [1, 4], scale=0.1))
+    return mb.build()
+
+
+@pytest.mark.parametrize("broken,message", [
+    (dict(first_out_is_input=True),
+     r"operator 0 \(FULLY_CONNECTED\): tensor 'x': writes a tensor that is a model input"),
+    (dict(read_before_write=True),
+     r"operator 0 \(FULLY_CONNECTED\): tensor 'h': reads a tensor that no earlier operator writes"),
+    (dict(dangling_output=True), r"tensor 'never': a model output is not computed by any operator"),
+])
+def test_dataflow_errors(broken, message):
+    with pytest.raises(TinyAotError, match=r"flow\.tflite: " + message):
+        parse_tflite(two_fc_model(**broken), "flow.tflite")

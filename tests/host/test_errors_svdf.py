@@ -54,7 +54,11 @@ def test_valid_model_compiles(tmp_path):
 
 
 @pytest.mark.parametrize("over,message", [
-    (dict(variable=False), r"tensor 'state': activation state \(input 4\) must be a variable tensor"),
+    # A plain tensor nobody writes: the frontend's dataflow check names it first.
+    (dict(variable=False), r"tensor 'state': reads a tensor that no earlier operator writes and that is not a "
+                           r"model input"),
+    (dict(variable=False, state_is_input=True),
+     r"tensor 'state': activation state \(input 4\) must be a variable tensor"),
     (dict(state_is_input=True), r"tensor 'state': activation state \(input 4\) must not be a model input"),
     (dict(s_shape=[1, 21]), r"tensor 'state': activation state must be \[1, 20\] \(batch x memory size \* "
                             r"filters\), not \[1, 21\]"),

@@ -102,7 +102,7 @@ def test_qemu_is_stopped_on_error_and_when_python_is_killed(target):
     fw = target.firmware("qemu_cortex_m3", test_mode="hang")
     # An exception inside the context stops QEMU.
     with pytest.raises(RuntimeError):
-        with target.open(fw) as dev:
+        with target.open(fw):
             pid = [p for p in harness.qemu._live][0].pid
             raise RuntimeError("test failure")
     assert pid not in _qemu_pids()

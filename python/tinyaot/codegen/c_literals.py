@@ -1,6 +1,12 @@
 """Formatting Python values as C99 literals (exact and deterministic)."""
 
+import re
+
 import numpy as np
+
+# Printable ASCII that means nothing special inside a C string or comment.
+# '?' is left out because of trigraphs (-std=c99 honours "??/").
+_PLAIN = re.compile(r"[A-Za-z0-9 _.,:;/+=()\[\]<>#@%&|^~!{}'-]")
 
 
 def c_int(v):
@@ -33,3 +39,19 @@ def c_array_body(values, per_line=16, indent="    "):
     items = [fmt(v) for v in flat.tolist()]
     rows = [", ".join(items[i:i + per_line]) for i in range(0, len(items), per_line)]
     return ",\n".join(indent + row for row in rows)
+
+
+def c_string(text):
+    """A C string literal for any text: bytes outside _PLAIN as octal escapes."""
+    out = []
+    for ch in text:
+        if _PLAIN.fullmatch(ch):
+            out.append(ch)
+        else:
+            out.extend(f"\\{b:03o}" for b in ch.encode("utf-8"))
+    return '"' + "".join(out) + '"'
+
+
+def c_comment(text):
+    """Text safe inside /* */: anything but _PLAIN becomes '_' (so no '*/')."""
+    return "".join(ch if _PLAIN.fullmatch(ch) else "_" for ch in text)

@@ -1,7 +1,6 @@
 """Writes a compiled model as a self-contained folder of C (and its plan as JSON)."""
 
 import json
-import shutil
 from importlib import resources
 from pathlib import Path
 
@@ -9,7 +8,8 @@ import jinja2
 import numpy as np
 
 from tinyaot import __version__
-from tinyaot.codegen.c_literals import c_array_body, c_float, c_int, c_value
+from tinyaot.codegen.c_literals import c_array_body, c_comment, c_float, c_int, c_string, c_value
+from tinyaot.errors import TinyAotError
 from tinyaot.ir import DTYPES
 from tinyaot.ops.base import ParamArray, ParamStruct, ScratchRef, TensorRef
 
@@ -96,7 +96,7 @@ class _CodegenContext:
             lines.append(f"{call.kernel}({', '.join(args)});")
         if not calls:
             lines.append("/* view: shares its input's storage, no code */")
-        comment = f"{op.index}: {op.type} ({ins} -> {outs})".replace("*/", "* /")
+        comment = c_comment(f"{op.index}: {op.type} ({ins} -> {outs})")
         return {"comment": comment, "lines": lines}
 
     def _arg(self, op, call_index, k, arg, call):
@@ -109,6 +109,10 @@ class _CodegenContext:
             return f"({arg.ctype} *)({self.prefix}_arena + {offset})"
         if isinstance(arg, ParamStruct):
             symbol = f"{self.prefix}_{suffix}_params"
+            for field, value in arg.fields.items():
+                if not isinstance(value, float) and not -(2**31) <= int(value) < 2**31:
+                    raise TinyAotError(f"parameter {field} = {value} does not fit in 32 bits",
+                                       file=self.graph.source, op_index=op.index, op_type=op.type)
             fields = ",\n".join(f"    .{k} = {c_value(v)}" for k, v in arg.fields.items())
             self.params.append(f"static const {arg.ctype} {symbol} = {{\n{fields}\n}};")
             return f"&{symbol}"
@@ -148,7 +152,7 @@ class _CodegenContext:
         return {
             "storage": storage,
             "in_arena": storage is not None and "_arena + " in storage,
-            "member": member, "name": tensor.name.replace("\\", "\\\\").replace('"', '\\"'),
+            "member": member, "name": c_string(tensor.name),
             "ctype": tensor.ctype, "enum": DTYPES[tensor.dtype][2], "rank": len(shape),
             "shape": ", ".join(str(d) for d in shape), "size": tensor.nbytes,
             "scale": c_float(tensor.scale), "zero_point": tensor.zero_point,
@@ -159,7 +163,7 @@ class _CodegenContext:
         for t, symbol in sorted(self.weights.items()):
             tensor = self.graph.tensors[t]
             out.append({"symbol": symbol, "ctype": tensor.ctype, "count": tensor.num_elements,
-                        "bytes": tensor.nbytes, "name": tensor.name.replace("*/", "* /"),
+                        "bytes": tensor.nbytes, "name": c_comment(tensor.name),
                         "body": c_array_body(tensor.data)})
         return out
 
@@ -171,7 +175,7 @@ class _CodegenContext:
             # 0 otherwise; a buffer the file holds for the tensor is ignored.
             fill = tensor.zero_point if tensor.dtype == "int8" else 0
             out.append({"offset": offset, "bytes": tensor.nbytes, "fill": fill & 0xFF,
-                        "name": tensor.name.replace("*/", "* /")})
+                        "name": c_comment(tensor.name)})
         return out
 
     def template_values(self):

@@ -15,6 +15,7 @@ from tflite.TensorType import TensorType
 
 from tinyaot.errors import TinyAotError
 from tinyaot.ir import DTYPES, Graph, Operator, Quantization, Tensor
+from tinyaot.quant import INT_RANGES
 
 _OP_NAMES = {v: k for k, v in vars(BuiltinOperator).items() if not k.startswith("_")}
 _OPTION_CLASSES = {v: k for k, v in vars(BuiltinOptions).items() if not k.startswith("_")}
@@ -75,7 +76,27 @@ class _Reader:
         for t in inputs + outputs:
             if tensors[t].is_constant:
                 self.fail("a model input or output is a constant", tensor=tensors[t].name)
+        self.check_dataflow(tensors, operators, inputs, outputs)
         return Graph(self.source, tensors, operators, inputs, outputs)
+
+    def check_dataflow(self, tensors, operators, inputs, outputs):
+        """Each tensor is written once, by an operator before those that read it."""
+        written = set(inputs)
+        for op in operators:
+            where = dict(op_index=op.index, op_type=op.type)
+            for t in op.inputs:
+                tensor = tensors[t] if t >= 0 else None
+                if tensor is not None and not (tensor.is_constant or tensor.is_variable or t in written):
+                    self.fail("reads a tensor that no earlier operator writes and that is not a model input",
+                              tensor=tensor.name, **where)
+            for t in op.outputs:
+                if t in written or tensors[t].is_constant or tensors[t].is_variable:
+                    self.fail("writes a tensor that is a model input, a constant, a variable or written before",
+                              tensor=tensors[t].name, **where)
+                written.add(t)
+        for t in outputs:
+            if t not in written or t in inputs:
+                self.fail("a model output is not computed by any operator", tensor=tensors[t].name)
 
     def index_list(self, values, count, what, **where):
         out = [int(v) for v in values]
@@ -94,7 +115,7 @@ class _Reader:
         shape = tuple(int(d) for d in t.ShapeAsNumpy()) if t.ShapeLength() else ()
         if len(shape) > _MAX_RANK or any(d < 0 for d in shape):
             self.fail(f"unsupported shape {list(shape)} (dynamic or rank above {_MAX_RANK})", tensor=name)
-        tensor = Tensor(i, name, dtype, shape, quant=self.quantization(t, name, shape),
+        tensor = Tensor(i, name, dtype, shape, quant=self.quantization(t, name, dtype, shape),
                         is_variable=bool(t.IsVariable()))
         if tensor.nbytes >= 2**31:
             self.fail(f"shape {list(shape)} needs {tensor.nbytes} bytes, more than a 32-bit target addresses",
@@ -102,7 +123,7 @@ class _Reader:
         tensor.data = self.buffer_data(t.Buffer(), tensor)
         return tensor
 
-    def quantization(self, t, name, shape):
+    def quantization(self, t, name, dtype, shape):
         q = t.Quantization()
         if q is None or q.ScaleLength() == 0:
             return None
@@ -118,6 +139,10 @@ class _Reader:
                       f"on axis {axis}", tensor=name)
         if not np.all(np.isfinite(scale)) or np.any(scale < 0):
             self.fail("quantization scale is negative or not finite", tensor=name)
+        low, high = INT_RANGES.get(dtype, INT_RANGES["int32"])
+        if np.any(zero_point < low) or np.any(zero_point > high):
+            bad = int(zero_point[(zero_point < low) | (zero_point > high)][0])
+            self.fail(f"zero point {bad} is outside the {dtype} range [{low}, {high}]", tensor=name)
         return Quantization(scale, zero_point, axis if len(scale) > 1 else 0)
 
     def buffer_data(self, buffer_index, tensor):

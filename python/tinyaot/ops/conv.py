@@ -27,6 +27,10 @@ def padding_before(image, taps, stride, dilation, out):
     return max((out - 1) * stride + effective - image, 0) // 2
 
 
+# Far beyond any real model, and small enough that window arithmetic stays in int32.
+GEOMETRY_LIMIT = 1 << 16
+
+
 def window_geometry(ctx, inp, out, filter_h, filter_w, dilation=True):
     """Checks stride, dilation, padding and the output's spatial size against TFLM's
     formulas; returns a dict of the kernel fields they determine."""
@@ -38,6 +42,10 @@ def window_geometry(ctx, inp, out, filter_h, filter_w, dilation=True):
     dil_h, dil_w = (opts.get("dilation_h_factor", 1), opts.get("dilation_w_factor", 1)) if dilation else (1, 1)
     ctx.expect(dil_h >= 1 and dil_w >= 1, f"dilation factors must be at least 1, not {dil_h}x{dil_w}")
     ctx.expect(filter_h >= 1 and filter_w >= 1, f"filter size {filter_h}x{filter_w} is empty")
+    extent = max((filter_h - 1) * dil_h + 1, (filter_w - 1) * dil_w + 1)
+    ctx.expect(max(stride_h, stride_w, extent) <= GEOMETRY_LIMIT,
+               f"stride {stride_h}x{stride_w} or dilated filter extent {extent} is above {GEOMETRY_LIMIT}: "
+               "the kernels index with 32-bit arithmetic")
     _, in_h, in_w, _ = inp.shape
     out_h = out_size(padding, in_h, filter_h, stride_h, dil_h)
     out_w = out_size(padding, in_w, filter_w, stride_w, dil_w)

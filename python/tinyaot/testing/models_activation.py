@@ -5,8 +5,6 @@ few small models cover the dtype pairs and the edge cases (saturation,
 clamping, capped multipliers) against TFLM.
 """
 
-import numpy as np
-
 from tinyaot.modelbuilder import ModelBuilder
 from tinyaot.testing.catalog import test_model
 
