@@ -39,10 +39,17 @@ def quantize_multiplier(real_multiplier):
         shift += 1
     if shift < -31:
         return 0, 0
-    if shift > 30:  # the kernels shift int32 values left by this much
-        raise TinyAotError(f"rescaling by {real_multiplier:g} (from the tensors' scales) is too large: "
-                           "above 2^30, the 32-bit arithmetic overflows")
     return int(q), int(shift)
+
+
+def requantize_multiplier(real_multiplier):
+    """quantize_multiplier for tinyaot_requantize(), which shifts int32 values left
+    by a positive shift: a factor of 2^30 or more cannot be right."""
+    multiplier, shift = quantize_multiplier(real_multiplier)
+    if shift > 30:
+        raise TinyAotError(f"rescaling by {float(real_multiplier):g} (from the tensors' scales) is too large: "
+                           "above 2^30, the 32-bit arithmetic overflows")
+    return multiplier, shift
 
 
 def quantize_value(x, scale, zero_point):
@@ -73,7 +80,7 @@ def per_channel_multipliers(input_scale, filter_scales, output_scale):
     """
     mults, shifts = [], []
     for fs in np.asarray(filter_scales, dtype=np.float32):
-        m, s = quantize_multiplier(float(input_scale) * float(fs) / float(output_scale))
+        m, s = requantize_multiplier(float(input_scale) * float(fs) / float(output_scale))
         mults.append(m)
         shifts.append(s)
     return np.array(mults, dtype=np.int32), np.array(shifts, dtype=np.int32)

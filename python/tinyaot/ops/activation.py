@@ -10,7 +10,7 @@ import math
 import numpy as np
 
 from tinyaot.ops.base import KernelCall, ParamStruct, TensorRef
-from tinyaot.quant import quantize_multiplier, quantize_value
+from tinyaot.quant import quantize_multiplier, quantize_value, requantize_multiplier
 
 # TFLM's reference softmax: exp() input in Q5.26; LOGISTIC: input in Q4.27.
 SOFTMAX_SCALED_DIFF_INTEGER_BITS = 5
@@ -116,7 +116,7 @@ def lower_relu(ctx):
     inp, out = _relu_common(ctx)
     ctx.expect_quantized(out)
     # activations_common.cc divides the scales in float, then widens to double.
-    multiplier, shift = quantize_multiplier(float(np.float32(inp.scale) / np.float32(out.scale)))
+    multiplier, shift = requantize_multiplier(float(np.float32(inp.scale) / np.float32(out.scale)))
     ctx.expect(shift <= 31, f"input scale / output scale {inp.scale / out.scale:g} is too large", out.index)
     params = ParamStruct("struct tinyaot_relu_s8_params", {
         "size": inp.num_elements,

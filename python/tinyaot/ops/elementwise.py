@@ -11,7 +11,7 @@ worked out here, with dimensions merged wherever they walk memory alike.
 import numpy as np
 
 from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, TensorRef
-from tinyaot.quant import quantize_multiplier
+from tinyaot.quant import requantize_multiplier
 
 MAX_DIMS = 6  # TFLM's BroadcastBinaryFunction6DSlow / BroadcastMul6DSlow
 
@@ -98,7 +98,7 @@ def _binary_call(ctx, kernel, ctype, a, b, out, shape, rescale_fields):
 
 def _multiplier_below_one(ctx, real, what, tensor):
     """tflite::QuantizeMultiplierSmallerThanOneExp (which asserts shift <= 0)."""
-    m, s = quantize_multiplier(real)
+    m, s = requantize_multiplier(real)
     ctx.expect(s <= 0, f"{what} rescale factor {real:.6g} is not below 1: the output scale is too "
                        "small for the input scales (TFLM does not support this)", tensor)
     return m, s
@@ -124,7 +124,7 @@ def lower_add(ctx):
 def lower_mul(ctx):
     a, b, out, shape = _common(ctx)
     # In double, from the float32 scales, exactly as CalculateOpDataMul.
-    m, s = quantize_multiplier(float(a.scale) * float(b.scale) / float(out.scale))
+    m, s = requantize_multiplier(float(a.scale) * float(b.scale) / float(out.scale))
     return _binary_call(ctx, "tinyaot_mul_s8", "struct tinyaot_mul_params", a, b, out, shape,
                         {"output_multiplier": m, "output_shift": s})
 

@@ -6,7 +6,7 @@ dequantize_common.cc support them.
 import numpy as np
 
 from tinyaot.ops.base import KernelCall, ParamStruct, TensorRef
-from tinyaot.quant import INT_RANGES, quantize_multiplier
+from tinyaot.quant import INT_RANGES, requantize_multiplier
 
 # (input, output) pairs TFLM's QUANTIZE requantizes (PrepareQuantizeReference / EvalQuantizeReference).
 REQUANTIZE_PAIRS = {
@@ -57,7 +57,7 @@ def lower_quantize(ctx):
     _expect_per_tensor(ctx, inp)
     _expect_per_tensor(ctx, out)
     # quantize_common.cc: the ratio in double from the float32 scales.
-    multiplier, shift = quantize_multiplier(float(inp.scale) / float(out.scale))
+    multiplier, shift = requantize_multiplier(float(inp.scale) / float(out.scale))
     ctx.expect(shift <= 31, f"input scale / output scale {float(inp.scale) / float(out.scale):g} is too large",
                out.index)
     lo, hi = INT_RANGES[out.dtype]

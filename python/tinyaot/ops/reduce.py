@@ -11,7 +11,7 @@ shape, not the values or their order.
 import numpy as np
 
 from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, TensorRef
-from tinyaot.quant import quantize_multiplier
+from tinyaot.quant import requantize_multiplier
 
 
 def _wrap_int32(v):
@@ -20,7 +20,7 @@ def _wrap_int32(v):
 
 def mean_multiplier(input_scale, output_scale, count):
     """QuantizeMultiplier(in/out in double), then QuantizedMeanOrSum's fold of 1/count."""
-    multiplier, shift = quantize_multiplier(float(input_scale) / float(output_scale))
+    multiplier, shift = requantize_multiplier(float(input_scale) / float(output_scale))
     fold = count.bit_length() - 1  # 63 - CountLeadingZeros(count)
     fold = min(fold, 32, 31 + shift)
     return (multiplier << fold) // count, shift - fold

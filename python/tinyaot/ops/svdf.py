@@ -5,7 +5,7 @@ Checks and constants follow TFLM's PrepareSvdf (micro/kernels/svdf_common.cc).
 """
 
 from tinyaot.ops.base import KernelCall, ParamStruct, TensorRef
-from tinyaot.quant import quantize_multiplier
+from tinyaot.quant import requantize_multiplier
 
 INPUT, FEATURE, TIME, BIAS, STATE = range(5)
 
@@ -82,8 +82,8 @@ def lower(ctx):
     # In double from the float32 scales. (TFLM's source reads as float arithmetic
     # widened afterwards, but the TFLM build we check against rounds as double
     # does: tests/host/test_errors_svdf.py pins it on TFLM's own state.)
-    multiplier_1, shift_1 = quantize_multiplier(float(inp.scale) * float(feature.scale) / float(state.scale))
-    multiplier_2, shift_2 = quantize_multiplier(float(state.scale) * float(time.scale) / float(out.scale))
+    multiplier_1, shift_1 = requantize_multiplier(float(inp.scale) * float(feature.scale) / float(state.scale))
+    multiplier_2, shift_2 = requantize_multiplier(float(state.scale) * float(time.scale) / float(out.scale))
 
     params = ParamStruct("struct tinyaot_svdf_params", {
         "batches": batches,
