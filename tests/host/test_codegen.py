@@ -66,12 +66,17 @@ print("SANITIZED-OK")
 """
 
 
-def test_runs_clean_under_address_and_undefined_sanitizers(own_models_dir, tmp_path):
+def sanitizer_env():
+    """Environment for a Python child that loads sanitized shared libraries."""
     libasan = subprocess.run(["gcc", "-print-file-name=libasan.so"], capture_output=True, text=True).stdout.strip()
     if not os.path.isabs(libasan):
         pytest.skip("gcc has no libasan")
-    env = dict(os.environ, LD_PRELOAD=libasan, ASAN_OPTIONS="detect_leaks=0",
-               UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1")
+    return dict(os.environ, LD_PRELOAD=libasan, ASAN_OPTIONS="detect_leaks=0",
+                UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1")
+
+
+def test_runs_clean_under_address_and_undefined_sanitizers(own_models_dir, tmp_path):
+    env = sanitizer_env()
     for name, path in all_models(own_models_dir).items():
         script = SANITIZER_SCRIPT.format(python=str(ROOT / "python"), tests=str(ROOT / "tests"),
                                          model=str(path), name=name, out=str(tmp_path / name))
@@ -152,7 +157,8 @@ def test_any_tensor_name_gives_valid_c(tmp_path):
 
 
 def test_damaged_models_fail_cleanly_or_give_valid_c(own_models_dir, tmp_path):
-    """Random byte damage gives a TinyAotError naming the file, or C that compiles warning-free."""
+    """Random byte damage gives a TinyAotError naming the file, or C that compiles warning-free
+    and runs clean under the sanitizers (no arena overflow, no undefined behaviour)."""
     import numpy as np
 
     from tinyaot.errors import TinyAotError
@@ -179,3 +185,23 @@ def test_damaged_models_fail_cleanly_or_give_valid_c(own_models_dir, tmp_path):
         if built == 25:
             break
     assert built == 25  # enough damaged-but-valid models were exercised
+    result = subprocess.run([sys.executable, "-c", DAMAGED_RUN_SCRIPT.format(python=str(ROOT / "python")),
+                             *[str(tmp_path / f"d{i}") for i in range(built)]],
+                            capture_output=True, text=True, env=sanitizer_env())
+    assert result.stdout.count("RUN-OK") == built, result.stderr[-4000:]
+
+
+DAMAGED_RUN_SCRIPT = """
+import sys
+import numpy as np
+sys.path.insert(0, {python!r})
+from tinyaot.host import HostModel
+from tinyaot.oracle import random_inputs
+for out in sys.argv[1:]:
+    with HostModel(out, "d", sanitize=True) as host:
+        for i, x in enumerate(random_inputs(host.inputs, np.random.default_rng(0))):
+            host.set_input(i, x)
+        host.run()
+        host.run()
+    print("RUN-OK")
+"""
