@@ -7,6 +7,8 @@
 #ifndef TINYAOT_FULLY_CONNECTED_S8_H
 #define TINYAOT_FULLY_CONNECTED_S8_H
 
+#include <stddef.h>
+
 #include "tinyaot_common.h"
 
 struct tinyaot_fully_connected_params {
@@ -34,7 +36,7 @@ static inline int32_t tinyaot_fully_connected_dot(const int8_t *in, const int8_t
 
 /*
  * weights: [output_depth][accum_depth]. bias is bias + input_offset * sum(w + filter_offset)
- * per output, folded by the lowering (never NULL): then
+ * per output, folded by the lowering (NULL when that is zero everywhere): then
  * sum((w + fo) * (x + io)) + bias = sum(w * x) + fo * sum(x) + folded bias,
  * and the inner loop is a plain multiply-accumulate.
  */
@@ -61,8 +63,8 @@ static void tinyaot_fully_connected_s8(const struct tinyaot_fully_connected_para
             const int8_t *w1 = w0 + depth;
             const int32_t ch0 = p->per_channel ? oc : 0;
             const int32_t ch1 = p->per_channel ? oc + 1 : 0;
-            int32_t acc0 = bias[oc] + input_sum;
-            int32_t acc1 = bias[oc + 1] + input_sum;
+            int32_t acc0 = (bias != NULL ? bias[oc] : 0) + input_sum;
+            int32_t acc1 = (bias != NULL ? bias[oc + 1] : 0) + input_sum;
             for (d = 0; d < depth; d++) {
                 const int32_t x = in[d];
                 acc0 += (int32_t)w0[d] * x;
@@ -75,7 +77,8 @@ static void tinyaot_fully_connected_s8(const struct tinyaot_fully_connected_para
         }
         if (oc < p->output_depth) {
             const int32_t ch = p->per_channel ? oc : 0;
-            const int32_t acc = bias[oc] + input_sum + tinyaot_fully_connected_dot(in, weights + oc * depth, depth);
+            const int32_t acc = (bias != NULL ? bias[oc] : 0) + input_sum +
+                                tinyaot_fully_connected_dot(in, weights + oc * depth, depth);
             out[oc] = tinyaot_requantize_s8(acc, multiplier[ch], shift[ch],
                                             p->output_offset, p->act_min, p->act_max);
         }

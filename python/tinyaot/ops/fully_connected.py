@@ -46,7 +46,8 @@ def lower(ctx):
                                     channel_axis=0, filter_offset=-weights.zero_point)
     return [KernelCall("tinyaot_fully_connected_s8", [
         params, ParamArray("int32_t", multipliers), ParamArray("int32_t", shifts),
-        TensorRef(inp.index), TensorRef(weights.index), ParamArray("int32_t", folded_bias), TensorRef(out.index),
+        TensorRef(inp.index), TensorRef(weights.index),
+        ParamArray("int32_t", folded_bias) if np.any(folded_bias) else "NULL", TensorRef(out.index),
     ])]
 
 
