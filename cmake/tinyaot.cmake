@@ -28,7 +28,7 @@ cmake_minimum_required(VERSION 3.20)
 get_filename_component(TINYAOT_ROOT "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
 
 set(TINYAOT_DEFAULT_ALIGNMENT "" CACHE STRING
-    "Byte alignment of weights and arena passed to the tinyaot generator (empty: generator default)")
+    "Byte alignment of arena buffers passed to the tinyaot generator (empty: generator default)")
 set(TINYAOT_DEFAULT_WEIGHTS_SECTION "" CACHE STRING
     "Linker section for model weights (empty: generator default)")
 set(TINYAOT_DEFAULT_ARENA_SECTION "" CACHE STRING
@@ -81,8 +81,8 @@ function(tinyaot_add_model target)
   if(NOT ARG_MODEL OR NOT ARG_NAME)
     message(FATAL_ERROR "tinyaot_add_model(${target}): MODEL and NAME are required")
   endif()
-  if(NOT ARG_NAME MATCHES "^[A-Za-z_][A-Za-z0-9_]*$")
-    message(FATAL_ERROR "tinyaot_add_model(${target}): NAME '${ARG_NAME}' must be a C identifier")
+  if(NOT ARG_NAME MATCHES "^[a-z_][a-z0-9_]*$")
+    message(FATAL_ERROR "tinyaot_add_model(${target}): NAME '${ARG_NAME}' must be a lower-case C identifier")
   endif()
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "tinyaot_add_model(${target}): unknown arguments ${ARG_UNPARSED_ARGUMENTS}")
