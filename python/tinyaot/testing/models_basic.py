@@ -64,3 +64,18 @@ def reshape_views():
     mb.op("RESHAPE", [h2, mb.const("shape2", np.array([2, 3], np.int32))], [y], "ReshapeOptions", new_shape=[2, 3])
     mb.output(y)
     return mb.build()
+
+
+@test_model("squeeze_expand_dims_views")
+def squeeze_expand_dims_views():
+    """SQUEEZE and EXPAND_DIMS around a fully connected layer: both views, no code."""
+    rng = np.random.default_rng(14)
+    mb = ModelBuilder()
+    x = mb.input("x", "int8", [1, 1, 12], scale=0.05, zero_point=2)
+    flat = mb.tensor("flat", "int8", [1, 12], scale=0.05, zero_point=2)
+    mb.op("SQUEEZE", [x], [flat], "SqueezeOptions", squeeze_dims=[1])
+    h = _fc(mb, rng, flat, 0.05, 6, 12, [1, 6], 0.1, -4, act=1)
+    y = mb.tensor("y", "int8", [1, 6, 1], scale=0.1, zero_point=-4)
+    mb.op("EXPAND_DIMS", [h, mb.const("axis", np.array([2], np.int32))], [y])
+    mb.output(y)
+    return mb.build()
