@@ -98,4 +98,9 @@ def fold_input_offset(bias, weights, input_offset, channel_axis, filter_offset=0
     folded = sums * input_offset
     if bias is not None:
         folded += np.asarray(bias, dtype=np.int64).reshape(-1)
-    return ((folded + 2**31) % 2**32 - 2**31).astype(np.int32)
+    return wrap_int32(folded).astype(np.int32)
+
+
+def wrap_int32(v):
+    """v modulo 2^32 as a signed int32 value (what int32 arithmetic on the target gives)."""
+    return (v + 2**31) % 2**32 - 2**31

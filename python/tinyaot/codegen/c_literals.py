@@ -27,6 +27,8 @@ def c_float(v):
 
 
 def c_value(v):
+    if isinstance(v, str):  # a C constant by name, e.g. TINYAOT_INT8
+        return v
     if isinstance(v, (float, np.floating)):
         return c_float(v)
     return c_int(v)

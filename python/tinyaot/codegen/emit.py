@@ -110,7 +110,7 @@ class _CodegenContext:
         if isinstance(arg, ParamStruct):
             symbol = f"{self.prefix}_{suffix}_params"
             for field, value in arg.fields.items():
-                if not isinstance(value, float) and not -(2**31) <= int(value) < 2**31:
+                if not isinstance(value, (float, str)) and not -(2**31) <= int(value) < 2**31:
                     raise TinyAotError(f"parameter {field} = {value} does not fit in 32 bits",
                                        file=self.graph.source, op_index=op.index, op_type=op.type)
             fields = ",\n".join(f"    .{k} = {c_value(v)}" for k, v in arg.fields.items())

@@ -5,6 +5,7 @@ dequantize_common.cc support them.
 
 import numpy as np
 
+from tinyaot.ir import DTYPES
 from tinyaot.ops.base import KernelCall, ParamStruct, TensorRef
 from tinyaot.quant import INT_RANGES, requantize_multiplier
 
@@ -15,10 +16,6 @@ REQUANTIZE_PAIRS = {
 }
 QUANTIZE_FROM_FLOAT = ("int8", "int16")
 DEQUANTIZE_FROM = ("int8", "uint8", "int16")
-
-
-# enum tinyaot_dtype (tinyaot.h): how the kernels' type parameters name a dtype.
-DTYPE_ENUM = {"int8": 0, "int16": 1, "int32": 2, "float32": 3, "uint8": 4}
 
 
 def _expect_elementwise(ctx, inp, out):
@@ -42,7 +39,7 @@ def lower_quantize(ctx):
         lo, hi = INT_RANGES[out.dtype]
         params = ParamStruct("struct tinyaot_quantize_f32_params", {
             "size": inp.num_elements,
-            "output_type": DTYPE_ENUM[out.dtype],
+            "output_type": DTYPES[out.dtype][2],
             "scale": np.float32(out.scale),
             "zero_point": out.zero_point,
             "out_min": lo,
@@ -63,8 +60,8 @@ def lower_quantize(ctx):
     lo, hi = INT_RANGES[out.dtype]
     params = ParamStruct("struct tinyaot_quantize_int_params", {
         "size": inp.num_elements,
-        "input_type": DTYPE_ENUM[inp.dtype],
-        "output_type": DTYPE_ENUM[out.dtype],
+        "input_type": DTYPES[inp.dtype][2],
+        "output_type": DTYPES[out.dtype][2],
         "input_zero_point": inp.zero_point,
         "output_zero_point": out.zero_point,
         "multiplier": multiplier,
@@ -83,7 +80,7 @@ def lower_dequantize(ctx):
     _expect_per_tensor(ctx, inp)
     params = ParamStruct("struct tinyaot_dequantize_f32_params", {
         "size": inp.num_elements,
-        "input_type": DTYPE_ENUM[inp.dtype],
+        "input_type": DTYPES[inp.dtype][2],
         "scale": np.float32(inp.scale),
         "zero_point": inp.zero_point,
     })

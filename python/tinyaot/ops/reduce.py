@@ -11,11 +11,7 @@ shape, not the values or their order.
 import numpy as np
 
 from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, TensorRef
-from tinyaot.quant import requantize_multiplier
-
-
-def _wrap_int32(v):
-    return (int(v) + 2**31) % 2**32 - 2**31
+from tinyaot.quant import requantize_multiplier, wrap_int32
 
 
 def mean_multiplier(input_scale, output_scale, count):
@@ -82,7 +78,7 @@ def lower_mean(ctx):
         "reduced_rank": len(red),
         "output_size": out.num_elements,
         "reduced_size": count,
-        "sum_offset": _wrap_int32(inp.zero_point * count),
+        "sum_offset": wrap_int32(inp.zero_point * count),
         "multiplier": multiplier,
         "shift": shift,
         "output_offset": out.zero_point,
