@@ -92,19 +92,6 @@ class Graph:
     inputs: list
     outputs: list
 
-    def producers(self):
-        """tensor index -> index of the operator that writes it."""
-        return {t: op.index for op in self.operators for t in op.outputs}
-
-    def consumers(self):
-        """tensor index -> indices of the operators that read it, in order."""
-        users = {}
-        for op in self.operators:
-            for t in op.inputs:
-                if t >= 0:
-                    users.setdefault(t, []).append(op.index)
-        return users
-
 
 def c_identifier(text, max_len=48):
     """Turns a tensor name into a C identifier fragment (lower case, [a-z0-9_])."""
