@@ -10,13 +10,22 @@
 #if __has_include(<zephyr/kernel.h>)
 #include <zephyr/kernel.h>
 #include <zephyr/sys/printk.h>
-#include <zephyr/version.h>
 #define HAVE_ZEPHYR_PREFIX 1
 #endif
 #endif
 #ifndef HAVE_ZEPHYR_PREFIX
 #include <zephyr.h>
 #include <sys/printk.h>
+#endif
+/* The generated version header moved to zephyr/version.h only in 3.7. */
+#if defined(__has_include)
+#if __has_include(<zephyr/version.h>)
+#define HAVE_ZEPHYR_VERSION_H 1
+#endif
+#endif
+#ifdef HAVE_ZEPHYR_VERSION_H
+#include <zephyr/version.h>
+#else
 #include <version.h>
 #endif
 

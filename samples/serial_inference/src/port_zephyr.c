@@ -15,7 +15,6 @@
 #include <zephyr/drivers/uart.h>
 #include <zephyr/sys/printk.h>
 #include <zephyr/sys/ring_buffer.h>
-#include <zephyr/version.h>
 #define HAVE_ZEPHYR_PREFIX 1
 #endif
 #endif
@@ -25,6 +24,16 @@
 #include <drivers/uart.h>
 #include <sys/printk.h>
 #include <sys/ring_buffer.h>
+#endif
+/* The generated version header moved to zephyr/version.h only in 3.7. */
+#if defined(__has_include)
+#if __has_include(<zephyr/version.h>)
+#define HAVE_ZEPHYR_VERSION_H 1
+#endif
+#endif
+#ifdef HAVE_ZEPHYR_VERSION_H
+#include <zephyr/version.h>
+#else
 #include <version.h>
 #endif
 
