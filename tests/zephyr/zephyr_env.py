@@ -1,9 +1,12 @@
 """Helpers of the Zephyr lane: find a Zephyr tree, build samples with it."""
 
+import hashlib
+import importlib.util
 import os
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -19,9 +22,20 @@ BOARDS = {
     "qemu_cortex_m3": ["-cpu", "cortex-m3", "-machine", "lm3s6965evb"],
 }
 
-ENABLE_HINT = ("set ZEPHYR_BASE to a Zephyr v2.5.0 tree (west init -l tinyaot && west update, "
-               "then ZEPHYR_BASE=<workspace>/zephyr), and ZEPHYR_TOOLCHAIN_VARIANT or an "
-               "arm-none-eabi-gcc on PATH")
+ENABLE_HINT = ("set ZEPHYR_BASE to a Zephyr tree, 2.5.0 to 3.5.0 (west init -l tinyaot && "
+               "west update, then ZEPHYR_BASE=<workspace>/zephyr; DEVELOPERS.md), and "
+               "ZEPHYR_TOOLCHAIN_VARIANT or an arm-none-eabi-gcc on PATH")
+
+# Python modules this lane needs in the interpreter running it (which also
+# builds Zephyr and runs the generator): module -> pip package.
+LANE_PACKAGES = {"numpy": "numpy", "tflite": "tflite", "jinja2": "jinja2",
+                 "serial": "pyserial", "tflite_micro": "tflite-micro",
+                 "yaml": "pyyaml", "elftools": "pyelftools"}
+
+
+def missing_packages():
+    """pip names of the lane's packages this interpreter cannot import."""
+    return [pip for mod, pip in LANE_PACKAGES.items() if importlib.util.find_spec(mod) is None]
 
 
 def _west_topdir(start):
@@ -70,11 +84,19 @@ class ZephyrEnv:
         version = (base / "VERSION").read_text()
         self.version = ".".join(re.search(rf"{k} = (\d+)", version).group(1)
                                 for k in ("VERSION_MAJOR", "VERSION_MINOR", "PATCHLEVEL"))
+        # Zephyr builds with this interpreter, the one whose packages were checked
+        # (2.5 reads PYTHON_PREFER, 3.x Python3_EXECUTABLE).
+        py_var = "PYTHON_PREFER" if int(self.version.split(".")[0]) < 3 else "Python3_EXECUTABLE"
+        self.extra.append(f"-D{py_var}={sys.executable}")
+        # One build folder per Zephyr tree: a build made with another ZEPHYR_BASE
+        # must never be reused (its binaries would pass for this tree's).
+        tree = hashlib.sha1(str(base.resolve()).encode()).hexdigest()[:8]
+        self.build_root = BUILD_ROOT / f"{self.version}-{tree}"
 
     def build(self, sample, board, label, cmake_args=(), check=True):
         """cmake + ninja a sample; returns (build dir, ninja log). Raises on failure
         with the log's tail unless check is False (then returns the failing log)."""
-        build_dir = BUILD_ROOT / sample / board / label
+        build_dir = self.build_root / sample / board / label
         args = [f"-D{a}" for a in cmake_args]
         stamp = build_dir / "tinyaot_args.txt"
         wanted = "\n".join([*args, *self.extra])
@@ -111,7 +133,8 @@ def _tail(text, n=30):
     return "\n".join(lines[-n:])
 
 
-_REGION_RE = re.compile(r"^\s*(FLASH|SRAM):\s+(\d+) B\s+(\d+) (KB|MB|B)", re.M)
+# The RAM region is "SRAM" on Zephyr 2.5 and "RAM" on 3.x.
+_REGION_RE = re.compile(r"^\s*(FLASH|SRAM|RAM):\s+(\d+) B\s+(\d+) (KB|MB|B)", re.M)
 
 
 def memory_regions(build_dir, log):
