@@ -20,7 +20,8 @@
 # Defaults that an integration (e.g. Zephyr's Kconfig) may set as cache
 # variables: TINYAOT_DEFAULT_ALIGNMENT, TINYAOT_DEFAULT_WEIGHTS_SECTION,
 # TINYAOT_DEFAULT_ARENA_SECTION. Empty means "the generator's default".
-# TINYAOT_PYTHONPATH overrides where the generator package is found.
+# TINYAOT_PYTHONPATH overrides where the generator package is found,
+# TINYAOT_PYTHON the interpreter that runs it.
 
 include_guard(GLOBAL)
 cmake_minimum_required(VERSION 3.20)
@@ -36,18 +37,40 @@ set(TINYAOT_DEFAULT_ARENA_SECTION "" CACHE STRING
 set(TINYAOT_PYTHONPATH "${TINYAOT_ROOT}/python" CACHE PATH
     "Directory holding the tinyaot Python package used as generator")
 
-# Zephyr defines PYTHON_EXECUTABLE; elsewhere use (or find) Python3.
-if(DEFINED PYTHON_EXECUTABLE AND NOT "${PYTHON_EXECUTABLE}" STREQUAL "")
-  set(TINYAOT_PYTHON "${PYTHON_EXECUTABLE}")
-else()
+# The Python that runs the generator: TINYAOT_PYTHON when given; else the
+# project's virtual environment, which scripts/setup.sh creates when the system
+# Python is externally managed (PEP 668); else Zephyr's PYTHON_EXECUTABLE; else
+# CMake's Python3.
+set(TINYAOT_PYTHON "" CACHE FILEPATH "Python interpreter that runs the tinyaot generator (empty: found)")
+set(_tinyaot_python "${TINYAOT_PYTHON}")
+if("${_tinyaot_python}" STREQUAL "" AND EXISTS "${TINYAOT_ROOT}/.venv/bin/python")
+  set(_tinyaot_python "${TINYAOT_ROOT}/.venv/bin/python")
+endif()
+if("${_tinyaot_python}" STREQUAL "" AND NOT "${PYTHON_EXECUTABLE}" STREQUAL "")
+  set(_tinyaot_python "${PYTHON_EXECUTABLE}")
+endif()
+if("${_tinyaot_python}" STREQUAL "")
   if(NOT DEFINED Python3_EXECUTABLE)
     find_package(Python3 REQUIRED COMPONENTS Interpreter)
   endif()
-  set(TINYAOT_PYTHON "${Python3_EXECUTABLE}")
+  set(_tinyaot_python "${Python3_EXECUTABLE}")
 endif()
 # Global properties, not variables: the function may be called from a
 # directory that does not see this file's variables (include_guard(GLOBAL)).
-set_property(GLOBAL PROPERTY TINYAOT_PYTHON "${TINYAOT_PYTHON}")
+set_property(GLOBAL PROPERTY TINYAOT_PYTHON "${_tinyaot_python}")
+
+# Every missing package at once, with the pip line for this interpreter, now
+# rather than as a ModuleNotFoundError from the first model build.
+execute_process(
+  COMMAND "${CMAKE_COMMAND}" -E env "PYTHONPATH=${TINYAOT_PYTHONPATH}"
+          "${_tinyaot_python}" -m tinyaot.requirements
+  RESULT_VARIABLE _tinyaot_rc OUTPUT_VARIABLE _tinyaot_out ERROR_VARIABLE _tinyaot_out)
+if(NOT _tinyaot_rc EQUAL 0)
+  string(STRIP "${_tinyaot_out}" _tinyaot_out)
+  # NOTICE keeps the pip line on one line; FATAL_ERROR text is re-wrapped.
+  message(NOTICE "${_tinyaot_out}")
+  message(FATAL_ERROR "tinyaot: Python packages missing for ${_tinyaot_python} (see the line above)")
+endif()
 
 # Generator sources: the package's Python, kernel headers and templates,
 # except the parts that do not influence generated code (target test harness,

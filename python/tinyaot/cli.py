@@ -37,6 +37,11 @@ def main(argv=None):
         from tinyaot import bench
         return bench.main(argv[1:])
     args = parser.parse_args(argv)
+    from tinyaot import requirements
+    lacking = requirements.missing()
+    if lacking:
+        print(requirements.message(lacking), file=sys.stderr)
+        return 1
     try:
         return COMMANDS[args.command](args)
     except TinyAotError as e:

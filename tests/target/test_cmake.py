@@ -154,3 +154,23 @@ def test_budget_failure_names_model_and_sizes(project):
         run(project["configure"])
     ninja(project)
     assert_up_to_date(project)
+
+
+def bare_python(folder):
+    """A Python without any of the generator's packages (a venv without site packages)."""
+    import sys
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(folder)], check=True)
+    return folder / "bin" / "python"
+
+
+def test_python_without_the_generator_packages_gets_one_pip_line(project, tmp_path):
+    python = bare_python(tmp_path / "bare")
+    configure = [str(tmp_path / "build") if a == str(project["build"]) else a
+                 for a in project["configure"]]
+    proc = run(configure + [f"-DTINYAOT_PYTHON={python}"], check=False)
+    assert proc.returncode != 0
+    assert "ModuleNotFoundError" not in proc.stdout and "internal error" not in proc.stdout
+    lines = [l for l in proc.stdout.splitlines() if l.startswith("tinyaot: the generator needs")]
+    assert lines == [f"tinyaot: the generator needs Python packages that {python} lacks "
+                     f"(numpy, tflite>=2.10, jinja2>=3); install them with: "
+                     f"{python} -m pip install numpy 'tflite>=2.10' 'jinja2>=3'"], proc.stdout
