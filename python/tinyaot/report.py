@@ -1,5 +1,7 @@
 """Human-readable tables for `tinyaot inspect`."""
 
+from tinyaot.codegen.emit import header_text
+
 
 def print_inspection(model):
     g = model.graph
@@ -25,3 +27,18 @@ def print_inspection(model):
           f"state {model.state_size} bytes, alignment {model.options.alignment}")
     for note in model.notes:
         print(f"note: {note}")
+    print_c_api(model)
+
+
+def print_c_api(model):
+    """The declarations of the generated <name>.h (sizes, the input and output
+    structs with their member names, the functions), straight from the header."""
+    name = model.options.name
+    lines = header_text(model).splitlines()
+    start = next(i for i, l in enumerate(lines) if l.startswith(f"#define TINYAOT_{name.upper()}_ARENA_SIZE"))
+    end = next(i for i, l in enumerate(lines) if l.startswith("extern const struct tinyaot_model"))
+    print(f"\nC API: #include \"{name}.h\" (generated into the --out folder; with "
+          f"tinyaot_add_model, <build>/tinyaot/{name}/); struct members are the tensor names "
+          "in lower case, other characters as _")
+    for line in lines[start:end + 1]:
+        print(f"  {line}" if line else "")

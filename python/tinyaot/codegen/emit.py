@@ -22,18 +22,26 @@ def emit(model, out_dir):
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     ctx = _CodegenContext(model)
-    env = jinja2.Environment(
-        loader=jinja2.PackageLoader("tinyaot", "codegen/templates"),
-        keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True,
-        undefined=jinja2.StrictUndefined)
     values = ctx.template_values()
     name = model.options.name
-    _write(out / f"{name}.h", env.get_template("model.h.j2").render(**values))
-    _write(out / f"{name}.c", env.get_template("model.c.j2").render(**values))
+    _write(out / f"{name}.h", _templates().get_template("model.h.j2").render(**values))
+    _write(out / f"{name}.c", _templates().get_template("model.c.j2").render(**values))
     _write(out / f"{name}.json", json.dumps(ctx.report(), indent=2, sort_keys=True) + "\n")
     for header in ALWAYS_COPIED + kernel_headers(ctx.kernels):
         _write(out / header, (KERNEL_DIR / header).read_text())
     return out
+
+
+def header_text(model):
+    """The model's public header <name>.h, as emit() writes it."""
+    return _templates().get_template("model.h.j2").render(**_CodegenContext(model).template_values())
+
+
+def _templates():
+    return jinja2.Environment(
+        loader=jinja2.PackageLoader("tinyaot", "codegen/templates"),
+        keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True,
+        undefined=jinja2.StrictUndefined)
 
 
 def _write(path, text):
