@@ -71,6 +71,36 @@ def test_inspect_prints_operators_tensors_and_plan(own_model):
     assert "memory plan" in out
 
 
+def test_inspect_prints_the_c_api_with_member_names(own_model):
+    result = tinyaot("inspect", own_model("reshape_views"), "--name", "kws")
+    assert result.returncode == 0, result.stderr
+    api = result.stdout.split('C API: #include "kws.h"')[1]
+    assert "tinyaot_add_model, <build>/tinyaot/kws/" in api
+    assert "  struct tinyaot_kws_inputs {\n      const int8_t *x;\n  };" in api
+    assert "  struct tinyaot_kws_outputs {\n      int8_t *y;\n  };" in api
+    assert "  #define TINYAOT_KWS_INPUT0_SIZE 32 /* int8_t[1][4][4][2] */" in api
+    assert "int32_t tinyaot_kws_run(const struct tinyaot_kws_inputs *in," in api
+
+
+def test_missing_generator_packages_are_named_at_once_with_the_pip_line(own_model, tmp_path):
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(tmp_path / "bare")], check=True)
+    python = tmp_path / "bare" / "bin" / "python"
+    result = subprocess.run([python, "-m", "tinyaot", "inspect", own_model("reshape_views")],
+                            capture_output=True, text=True, env={"PYTHONPATH": str(ROOT / "python")})
+    assert result.returncode == 1
+    assert result.stderr.strip() == (
+        f"tinyaot: the generator needs Python packages that {python} lacks (numpy, tflite>=2.10, "
+        f"jinja2>=3); install them with: {python} -m pip install numpy 'tflite>=2.10' 'jinja2>=3'")
+
+
+def test_generator_requirements_are_pyprojects_dependencies():
+    import tomllib
+
+    from tinyaot.requirements import GENERATOR
+    deps = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
+    assert sorted(GENERATOR.values()) == sorted(deps)
+
+
 def test_run_prints_outputs_equal_to_the_host_model(own_model, tmp_path):
     x = np.arange(-16, 16, dtype=np.int8).reshape(1, 4, 4, 2)
     np.save(tmp_path / "x.npy", x)
