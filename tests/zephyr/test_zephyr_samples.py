@@ -10,15 +10,22 @@ some of the project's own test models.
 import re
 import shutil
 import subprocess
+import sys
 import time
 
-import numpy as np
 import pytest
 
-from zephyr_env import BOARDS, BUILD_ROOT, SAMPLES, memory_regions
+from zephyr_env import BOARDS, BUILD_ROOT, REPO, SAMPLES, memory_regions, missing_packages
 
-from tinyaot import harness
-from tinyaot.oracle import compare_with_tflm, tflm_interpreter
+if missing_packages():
+    pytest.skip(f"the Zephyr lane needs Python packages {sys.executable} lacks: "
+                f"{sys.executable} -m pip install {' '.join(missing_packages())}",
+                allow_module_level=True)
+
+import numpy as np  # noqa: E402
+
+from tinyaot import harness  # noqa: E402
+from tinyaot.oracle import compare_with_tflm, tflm_interpreter  # noqa: E402
 
 HELLO_MODEL = SAMPLES / "hello_world" / "hello_world.tflite"
 # Own test models served by serial_inference besides the bundled one: one
@@ -172,3 +179,58 @@ def test_too_much_weight_fails_with_clear_message(zephyr, tmp_path):
     assert m, "expected the tinyaot fit check to stop the build; log:\n" + log[-3000:]
     assert "heavy: weights and tables 256008" in m.group(0)
     assert "CONFIG_TINYAOT_FLASH_RESERVE" in m.group(0)
+
+
+def test_add_model_without_config_tinyaot_says_what_is_needed(zephyr):
+    _, log = zephyr.build("hello_world", "qemu_cortex_m3", "tinyaot_off",
+                          ["CONFIG_TINYAOT=n"], check=False)
+    assert "tinyaot_add_model() needs CONFIG_TINYAOT=y (in prj.conf)" in log, log[-3000:]
+    assert "Unknown CMake command" not in log
+
+
+def test_python_without_generator_packages_gets_one_pip_line(zephyr, tmp_path):
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(tmp_path / "bare")],
+                   check=True)
+    python = tmp_path / "bare" / "bin" / "python"
+    _, log = zephyr.build("hello_world", "qemu_cortex_m3", "bare_python",
+                          [f"TINYAOT_PYTHON={python}"], check=False)
+    assert (f"tinyaot: the generator needs Python packages that {python} lacks (numpy, "
+            f"tflite>=2.10, jinja2>=3); install them with: {python} -m pip install numpy "
+            "'tflite>=2.10' 'jinja2>=3'") in log, log[-3000:]
+    assert "ModuleNotFoundError" not in log
+
+
+def test_link_overflow_names_the_model_and_inputs_in_arena(zephyr, tmp_path):
+    # 11264 B of arena passes the budget check (16 KiB - 4 KiB reserve), but
+    # with Zephyr and the 3520 B of inputs/outputs outside the arena the RAM overflows.
+    model = _big_model(tmp_path / "big.tflite", 176)
+    _, log = zephyr.build("serial_inference", "qemu_cortex_m0", "big",
+                          [f"TINYAOT_MODEL={model}"], check=False)
+    overflow = re.search(r"region `(S?RAM)' overflowed by (\d+) bytes", log)
+    assert overflow, "expected the link to overflow RAM; log:\n" + log[-3000:]
+    assert (f"tinyaot: the link overflowed {overflow.group(1)} of qemu_cortex_m0 by "
+            f"{overflow.group(2)} B; the app's models need: big arena 11264 + state 0 (+ 3520 B "
+            "of inputs/outputs outside the arena); to shrink them: keep inputs in the arena "
+            "(GENERATOR_ARGS --inputs-in-arena in tinyaot_add_model)") in log
+    assert "models do not fit" not in log  # the budget check passed it
+
+
+def test_person_detect_on_m3_fits_with_inputs_in_arena_and_is_bit_exact(zephyr):
+    model = REPO.parent / "shared" / "models" / "tflm_person_detect_int8.tflite"
+    if not model.exists():
+        pytest.skip(f"{model} is absent (published models live in ../shared/models)")
+    _, log = zephyr.build("serial_inference", "qemu_cortex_m3", "person_detect",
+                          [f"TINYAOT_MODEL={model}"], check=False)
+    assert re.search(r"tinyaot: the link overflowed S?RAM of qemu_cortex_m3 by \d+ B; the app's "
+                     r"models need: tflm_person_detect_int8 arena 55296 \+ state 0 \(\+ 9218 B", log), \
+        log[-3000:]
+    build_dir, log = zephyr.build("serial_inference", "qemu_cortex_m3", "person_detect_in_arena",
+                                  [f"TINYAOT_MODEL={model}", "TINYAOT_GENERATOR_ARGS=--inputs-in-arena"])
+    with harness.open_qemu(build_dir / "zephyr" / "zephyr.elf", BOARDS["qemu_cortex_m3"],
+                           description="Zephyr qemu_cortex_m3 (person_detect)") as dev:
+        info = dev.info()
+        assert info.io_ok
+        specs = [{"dtype": t.dtype, "shape": t.shape} for t in info.inputs]
+        mismatches = compare_with_tflm(model, lambda x: dev.invoke(x)[0], specs, calls=2)
+    assert not mismatches, f"{len(mismatches)} outputs differ from TFLM"
+    print(f"\nqemu_cortex_m3 person_detect (inputs in arena): {memory_regions(build_dir, log)}")

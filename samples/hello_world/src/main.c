@@ -5,40 +5,10 @@
 #include <stdint.h>
 #include <string.h>
 
-/* Zephyr >= 3.1 moved its headers under zephyr/; 2.5 only has the old paths. */
-#if defined(__has_include)
-#if __has_include(<zephyr/kernel.h>)
 #include <zephyr/kernel.h>
 #include <zephyr/sys/printk.h>
-#define HAVE_ZEPHYR_PREFIX 1
-#endif
-#endif
-#ifndef HAVE_ZEPHYR_PREFIX
-#include <zephyr.h>
-#include <sys/printk.h>
-#endif
-/* The generated version header moved to zephyr/version.h only in 3.7. */
-#if defined(__has_include)
-#if __has_include(<zephyr/version.h>)
-#define HAVE_ZEPHYR_VERSION_H 1
-#endif
-#endif
-#ifdef HAVE_ZEPHYR_VERSION_H
-#include <zephyr/version.h>
-#else
-#include <version.h>
-#endif
 
 #include "hello_world.h"
-
-/* Zephyr 3.4 made main() return int; older kernels declare it void. */
-#if KERNEL_VERSION_NUMBER >= 0x030400
-#define MAIN_RET int
-#define MAIN_RETURN return 0
-#else
-#define MAIN_RET void
-#define MAIN_RETURN return
-#endif
 
 #define MODEL tinyaot_hello_world_model
 #define N_IN 4
@@ -65,7 +35,7 @@ static void print_row(const char *label, int idx, const int8_t *v, int n)
 	printk("\n");
 }
 
-MAIN_RET main(void)
+int main(void)
 {
 	static int8_t in[N_IN];
 	static int8_t out[N_OUT];
@@ -84,7 +54,7 @@ MAIN_RET main(void)
 	/* The buffers above are sized for this model; refuse anything else. */
 	if (MODEL.inputs[0].size_bytes != N_IN || MODEL.outputs[0].size_bytes != N_OUT) {
 		printk("unexpected model shape\n");
-		MAIN_RETURN;
+		return 0;
 	}
 
 	for (r = 0; r < (int)(sizeof(sample_inputs) / sizeof(sample_inputs[0])); r++) {
@@ -105,5 +75,5 @@ MAIN_RET main(void)
 	       (unsigned)(k_cyc_to_ns_floor64(cycles) / TIMING_RUNS),
 	       (unsigned)TIMING_RUNS, (unsigned)sys_clock_hw_cycles_per_sec());
 	printk("%s\n", status == 0 ? "hello_world done" : "hello_world FAILED");
-	MAIN_RETURN;
+	return 0;
 }
