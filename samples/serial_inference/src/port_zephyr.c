@@ -7,35 +7,11 @@
  */
 #include <stdint.h>
 
-/* Zephyr >= 3.1 moved its headers under zephyr/; 2.5 only has the old paths. */
-#if defined(__has_include)
-#if __has_include(<zephyr/kernel.h>)
 #include <zephyr/kernel.h>
 #include <zephyr/device.h>
 #include <zephyr/drivers/uart.h>
 #include <zephyr/sys/printk.h>
 #include <zephyr/sys/ring_buffer.h>
-#define HAVE_ZEPHYR_PREFIX 1
-#endif
-#endif
-#ifndef HAVE_ZEPHYR_PREFIX
-#include <zephyr.h>
-#include <device.h>
-#include <drivers/uart.h>
-#include <sys/printk.h>
-#include <sys/ring_buffer.h>
-#endif
-/* The generated version header moved to zephyr/version.h only in 3.7. */
-#if defined(__has_include)
-#if __has_include(<zephyr/version.h>)
-#define HAVE_ZEPHYR_VERSION_H 1
-#endif
-#endif
-#ifdef HAVE_ZEPHYR_VERSION_H
-#include <zephyr/version.h>
-#else
-#include <version.h>
-#endif
 
 #include "tinyaot_port.h"
 #include "serial_inference_io.h" /* SERIAL_INFERENCE_IO_BYTES, from the model's JSON */
@@ -102,10 +78,47 @@ uint8_t tinyaot_port_getc(void)
 }
 #endif
 
+#ifdef CONFIG_SERIAL_INFERENCE_HEX_LINES
+/*
+ * For hosts that read the console as text lines (Twister's pytest harness):
+ * each frame the runner sends goes out as one line "frame <hex bytes>". The
+ * bytes are the protocol's; the frame's end comes from its length field
+ * (A5 5A type len_lo len_hi, then len payload bytes and 2 CRC bytes).
+ */
+static void put_text(const char *s)
+{
+	while (*s != '\0') {
+		uart_poll_out(uart, (unsigned char)*s++);
+	}
+}
+
+void tinyaot_port_putc(uint8_t c)
+{
+	static const char hex[] = "0123456789abcdef";
+	static uint32_t sent;   /* bytes of the current frame sent, this one included */
+	static uint32_t length; /* whole frame's bytes, once its header is known */
+
+	if (sent == 0u) {
+		put_text("frame ");
+	}
+	uart_poll_out(uart, (unsigned char)hex[c >> 4]);
+	uart_poll_out(uart, (unsigned char)hex[c & 0xFu]);
+	sent++;
+	if (sent == 4u) {
+		length = c;
+	} else if (sent == 5u) {
+		length = (length | ((uint32_t)c << 8)) + 7u;
+	} else if (sent > 5u && sent == length) {
+		put_text("\n");
+		sent = 0u;
+	}
+}
+#else
 void tinyaot_port_putc(uint8_t c)
 {
 	uart_poll_out(uart, c);
 }
+#endif
 
 /* k_cycle_get_32() extended to 64 bits; the runner reads it at least once per
  * request, far more often than the counter wraps. */
@@ -213,12 +226,7 @@ static void selftest(const struct tinyaot_model *m)
 }
 #endif
 
-/* Zephyr 3.4 made main() return int; older kernels declare it void. */
-#if KERNEL_VERSION_NUMBER >= 0x030400
 int main(void)
-#else
-void main(void)
-#endif
 {
 #ifdef CONFIG_UART_INTERRUPT_DRIVEN
 	uart_irq_callback_user_data_set(uart, uart_isr, NULL);
@@ -228,7 +236,5 @@ void main(void)
 	selftest(&TINYAOT_RUNNER_MODEL);
 #endif
 	tinyaot_runner(&TINYAOT_RUNNER_MODEL); /* does not return */
-#if KERNEL_VERSION_NUMBER >= 0x030400
 	return 0;
-#endif
 }
