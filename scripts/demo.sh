@@ -5,4 +5,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
-exec python3 scripts/demo.py "$@"
+. scripts/python-env.sh
+exec "$PYTHON" scripts/demo.py "$@"

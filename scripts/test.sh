@@ -4,4 +4,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
-exec python3 -m pytest -q -ra "$@" tests
+. scripts/python-env.sh
+exec "$PYTHON" -m pytest -q -ra "$@" tests
