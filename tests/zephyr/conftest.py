@@ -7,15 +7,14 @@ import shutil
 
 import pytest
 
-from zephyr_env import BOARDS, ENABLE_HINT, ZephyrEnv, find_zephyr_base
+from zephyr_env import BOARDS, ENABLE_HINT, ZephyrEnv, find_zephyr_base, lane_skip_reason
 
 
 @pytest.fixture(scope="session")
 def zephyr():
-    base = find_zephyr_base()
-    if base is None:
-        pytest.skip(f"Zephyr lane needs a Zephyr tree: {ENABLE_HINT}")
-    env = ZephyrEnv(base)
+    if lane_skip_reason():
+        pytest.skip(lane_skip_reason())
+    env = ZephyrEnv(find_zephyr_base())
     if "ZEPHYR_TOOLCHAIN_VARIANT" not in env.env:
         pytest.skip(f"no ARM toolchain for Zephyr: {ENABLE_HINT}")
     if not shutil.which("qemu-system-arm"):

@@ -15,12 +15,10 @@ import time
 
 import pytest
 
-from zephyr_env import BOARDS, BUILD_ROOT, REPO, SAMPLES, memory_regions, missing_packages
+from zephyr_env import BOARDS, BUILD_ROOT, REPO, SAMPLES, lane_skip_reason, memory_regions
 
-if missing_packages():
-    pytest.skip(f"the Zephyr lane needs Python packages {sys.executable} lacks: "
-                f"{sys.executable} -m pip install {' '.join(missing_packages())}",
-                allow_module_level=True)
+if lane_skip_reason():
+    pytest.skip(lane_skip_reason(), allow_module_level=True)
 
 import numpy as np  # noqa: E402
 

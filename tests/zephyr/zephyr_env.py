@@ -33,9 +33,15 @@ LANE_PACKAGES = {"numpy": "numpy", "tflite": "tflite", "jinja2": "jinja2",
                  "yaml": "pyyaml", "elftools": "pyelftools"}
 
 
-def missing_packages():
-    """pip names of the lane's packages this interpreter cannot import."""
-    return [pip for mod, pip in LANE_PACKAGES.items() if importlib.util.find_spec(mod) is None]
+def lane_skip_reason():
+    """Why the lane cannot run here (no Zephyr tree, Python packages missing), or None."""
+    if find_zephyr_base() is None:
+        return f"Zephyr lane needs a Zephyr tree: {ENABLE_HINT}"
+    missing = [pip for mod, pip in LANE_PACKAGES.items() if importlib.util.find_spec(mod) is None]
+    if missing:
+        return (f"the Zephyr lane needs Python packages {sys.executable} lacks: "
+                f"{sys.executable} -m pip install {' '.join(missing)}")
+    return None
 
 
 def _west_topdir(start):
