@@ -7,11 +7,15 @@ the shared serial harness (tinyaot.harness), for its bundled model and for
 some of the project's own test models.
 """
 
+import os
 import re
+import select
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 
 import pytest
 
@@ -32,21 +36,30 @@ SERIAL_MODELS = ["hello_world", "fc_relu_per_tensor", "mini_mobilenet"]
 
 
 def console_lines(elf, machine, until, timeout=60.0):
-    """Boots elf in QEMU and returns its console lines up to one matching `until`."""
-    with harness.Qemu(elf, machine) as qemu:
-        port = harness.open_serial(qemu.pty, timeout=0.5)
-        try:
-            text = b""
-            deadline = time.monotonic() + timeout
-            while time.monotonic() < deadline:
-                text += port.read(4096)
-                lines = text.decode("ascii", "replace").replace("\r", "").split("\n")
-                if any(re.search(until, l) for l in lines[:-1]):
-                    return lines
-            pytest.fail(f"no line matching {until!r} within {timeout:g} s; got:\n"
-                        + text.decode("ascii", "replace"))
-        finally:
-            port.close()
+    """Boots elf in QEMU and returns its console lines up to one matching `until`.
+
+    The UART goes to QEMU's stdout, not a pty: QEMU drops what a guest prints
+    before a reader has the pty open, which an app that prints once at boot loses.
+    """
+    cmd = [harness.qemu.QEMU, *machine, "-kernel", str(elf), "-nographic", "-monitor", "none",
+           "-serial", "stdio", "-no-reboot"]
+    proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT)
+    try:
+        text = b""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline and proc.poll() is None:
+            if select.select([proc.stdout], [], [], 0.5)[0]:
+                text += os.read(proc.stdout.fileno(), 4096)
+            lines = text.decode("ascii", "replace").replace("\r", "").split("\n")
+            if any(re.search(until, l) for l in lines[:-1]):
+                return lines
+        pytest.fail(f"no line matching {until!r} within {timeout:g} s; got:\n"
+                    + text.decode("ascii", "replace"))
+    finally:
+        proc.kill()
+        proc.wait()
+        proc.stdout.close()
 
 
 def _ints(s):
@@ -232,3 +245,32 @@ def test_person_detect_on_m3_fits_with_inputs_in_arena_and_is_bit_exact(zephyr):
         mismatches = compare_with_tflm(model, lambda x: dev.invoke(x)[0], specs, calls=2)
     assert not mismatches, f"{len(mismatches)} outputs differ from TFLM"
     print(f"\nqemu_cortex_m3 person_detect (inputs in arena): {memory_regions(build_dir, log)}")
+
+
+def readme_app(folder):
+    """Writes the README's "A complete app" (the code block after each file name) to folder."""
+    readme = (REPO / "README.md").read_text()
+    section = readme[readme.index("### A complete app"):readme.index("### Module details")]
+    for name in ("CMakeLists.txt", "prj.conf", "src/main.c"):
+        m = re.search(rf"^`{re.escape(name)}`\n```[a-z]*\n(.*?)^```$", section, re.M | re.S)
+        assert m, f"README's complete app has no {name} block"
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text(m.group(1))
+    shutil.copy(HELLO_MODEL, folder / "model.tflite")
+    return folder
+
+
+def test_readme_app_outside_the_repository_is_bit_exact(zephyr, board):
+    # Outside the repository, at a stable path (a new one would rebuild Zephyr each time).
+    app = Path(tempfile.gettempdir()) / f"tinyaot-readme-app-{zephyr.build_root.name}"
+    readme_app(app)
+    build_dir, log = zephyr.build(app, board, "readme")
+    lines = console_lines(build_dir / "zephyr" / "zephyr.elf", BOARDS[board], r"^kws:")
+    got = next(_ints(l[len("kws:"):]) for l in lines if l.startswith("kws:"))
+    interp = tflm_interpreter(HELLO_MODEL)
+    pattern = np.array([[(11 + 37 * k) % 256 for k in range(4)]], np.uint8).view(np.int8)
+    interp.set_input(pattern, 0)
+    interp.invoke()
+    assert got == interp.get_output(0).reshape(-1).tolist()
+    assert "kws: 9 40 -35" in (REPO / "README.md").read_text()  # what the README promises
+    print(f"\n{board} README app: {memory_regions(build_dir, log)}")

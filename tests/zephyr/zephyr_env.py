@@ -100,9 +100,11 @@ class ZephyrEnv:
         self.build_root = BUILD_ROOT / f"{self.version}-{tree}"
 
     def build(self, sample, board, label, cmake_args=(), check=True):
-        """cmake + ninja a sample; returns (build dir, ninja log). Raises on failure
-        with the log's tail unless check is False (then returns the failing log)."""
-        build_dir = self.build_root / sample / board / label
+        """cmake + ninja a sample (a name under samples/, or an app's folder); returns
+        (build dir, ninja log). Raises on failure with the log's tail unless check
+        is False (then returns the failing log)."""
+        source = SAMPLES / sample
+        build_dir = self.build_root / source.name / board / label
         args = [f"-D{a}" for a in cmake_args]
         stamp = build_dir / "tinyaot_args.txt"
         wanted = "\n".join([*args, *self.extra])
@@ -111,7 +113,7 @@ class ZephyrEnv:
                 or stamp.read_text() != wanted:
             shutil.rmtree(build_dir, ignore_errors=True)
             build_dir.mkdir(parents=True)
-            proc = subprocess.run(["cmake", "-G", "Ninja", "-S", str(SAMPLES / sample),
+            proc = subprocess.run(["cmake", "-G", "Ninja", "-S", str(source),
                                    "-B", str(build_dir), f"-DBOARD={board}", *args, *self.extra],
                                   env=self.env, capture_output=True, text=True)
             if proc.returncode != 0:
