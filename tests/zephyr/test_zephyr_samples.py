@@ -27,7 +27,7 @@ if lane_skip_reason():
 import numpy as np  # noqa: E402
 
 from tinyaot import harness  # noqa: E402
-from tinyaot.oracle import compare_with_tflm, tflm_interpreter  # noqa: E402
+from tinyaot.oracle import tflm_interpreter  # noqa: E402
 
 HELLO_MODEL = SAMPLES / "hello_world" / "hello_world.tflite"
 # Own test models served by serial_inference besides the bundled one: one
@@ -106,14 +106,7 @@ def test_serial_inference_matches_tflm(zephyr, board, model_name):
         info = dev.info()
         assert info.name == model_name
         assert info.io_ok
-        specs = [{"dtype": t.dtype, "shape": t.shape} for t in info.inputs]
-        figures = []
-
-        def run(inputs):
-            outputs, fig = dev.invoke(inputs)
-            figures.append(fig)
-            return outputs
-        mismatches = compare_with_tflm(model, run, specs, calls=5)
+        mismatches, figures = dev.compare_with_tflm(model, calls=5)
     assert not mismatches, f"{len(mismatches)} outputs differ from TFLM, first: {mismatches[0]}"
     print(f"\n{board} serial_inference[{model_name}]: {memory_regions(build_dir, log)},"
           f" {figures[-1].cycles} cycles at {info.cycles_hz} Hz, stack {figures[-1].stack_bytes} B")
@@ -239,10 +232,8 @@ def test_person_detect_on_m3_fits_with_inputs_in_arena_and_is_bit_exact(zephyr):
                                   [f"TINYAOT_MODEL={model}", "TINYAOT_GENERATOR_ARGS=--inputs-in-arena"])
     with harness.open_qemu(build_dir / "zephyr" / "zephyr.elf", BOARDS["qemu_cortex_m3"],
                            description="Zephyr qemu_cortex_m3 (person_detect)") as dev:
-        info = dev.info()
-        assert info.io_ok
-        specs = [{"dtype": t.dtype, "shape": t.shape} for t in info.inputs]
-        mismatches = compare_with_tflm(model, lambda x: dev.invoke(x)[0], specs, calls=2)
+        assert dev.info().io_ok
+        mismatches, _ = dev.compare_with_tflm(model, calls=2)
     assert not mismatches, f"{len(mismatches)} outputs differ from TFLM"
     print(f"\nqemu_cortex_m3 person_detect (inputs in arena): {memory_regions(build_dir, log)}")
 

@@ -32,8 +32,6 @@ def test_outputs_match_tflm(dut):
     pytest.importorskip("tflite_micro", reason="the TFLM oracle needs: pip install --pre tflite-micro")
     from twister_harness.exceptions import TwisterHarnessTimeoutException
 
-    from tinyaot.oracle import compare_with_tflm
-
     def readline(timeout):
         try:
             return dut.readline(timeout=timeout, print_output=False)
@@ -50,15 +48,7 @@ def test_outputs_match_tflm(dut):
     dev.sync(timeout=30.0)
     info = dev.info()
     assert info.io_ok, f"{info.name}: the inputs and outputs do not fit the runner's buffer"
-    specs = [{"dtype": t.dtype, "shape": t.shape} for t in info.inputs]
-    figures = []
-
-    def run(inputs):
-        outputs, fig = dev.invoke(inputs)
-        figures.append(fig)
-        return outputs
-
-    mismatches = compare_with_tflm(served_model(build_dir), run, specs, calls=10)
+    mismatches, figures = dev.compare_with_tflm(served_model(build_dir), calls=10)
     assert not mismatches, f"{len(mismatches)} outputs differ from TFLM, first: {mismatches[0]}"
     print(f"{info.name}: 10 inferences bit-exact with TFLM, last {figures[-1].cycles} cycles "
           f"at {info.cycles_hz} Hz, stack {figures[-1].stack_bytes} B")
