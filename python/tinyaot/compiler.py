@@ -3,7 +3,9 @@
 import re
 from dataclasses import dataclass, field
 
-from tinyaot.errors import TinyAotError
+from collections import Counter
+
+from tinyaot.errors import TinyAotError, UnsupportedError
 from tinyaot.frontend.tflite_reader import read_tflite
 from tinyaot.ops import LOWERINGS, VIEW_OPS
 from tinyaot.ops.base import LowerContext
@@ -41,7 +43,7 @@ def compile_model(path, options):
     check_options(options)
     graph = read_tflite(path)
     views = find_views(graph, options.inputs_in_arena)
-    calls = [(op, lower_operator(graph, views, op)) for op in graph.operators]
+    calls = lower_all(graph, views)
     scratch = {op.index: [s for c in op_calls for s in c.scratch] for op, op_calls in calls}
     buffers = arena_buffers(graph, views, {k: v for k, v in scratch.items() if v}, options.inputs_in_arena)
     arena_size = plan(buffers, options.alignment)
@@ -65,6 +67,44 @@ def check_options(options):
         raise TinyAotError(f"alignment {a} is below 4, the alignment of int32 tensors")
 
 
+def lower_all(graph, views):
+    """[(operator, calls)] for every operator. What tinyaot does not support is
+    collected over the whole model and reported at once, so that one run shows
+    the whole gap; any other error stops at the first operator it concerns."""
+    calls, gaps, first_error = [], [], None
+    for op in graph.operators:
+        try:
+            calls.append((op, lower_operator(graph, views, op)))
+        except UnsupportedError as e:
+            gaps.append(e)
+        except TinyAotError as e:
+            first_error = first_error or e
+    if len(gaps) == 1:
+        raise gaps[0]
+    if gaps:
+        raise gap_summary(graph, gaps)
+    if first_error:
+        raise first_error
+    return calls
+
+
+def gap_summary(graph, gaps):
+    """One line: each unsupported operator type and each unsupported dtype, with counts."""
+    parts = []
+    missing = Counter(e.op_type for e in gaps if e.dtype is None)
+    if missing:
+        parts.append("operators " + ", ".join(f"{t} x{n}" for t, n in sorted(missing.items())))
+    for dtype in sorted({e.dtype for e in gaps if e.dtype is not None}):
+        at = [e for e in gaps if e.dtype == dtype]
+        tensors = {i for e in at for i in e.dtype_tensors}
+        ops = Counter(e.op_type for e in at)
+        parts.append(f"{dtype} tensors: {len(tensors)} (at " + ", ".join(f"{t} x{n}" for t, n in sorted(ops.items()))
+                     + f", which take {'/'.join(sorted({d for e in at for d in e.supported}))})")
+    supported = ", ".join(sorted(set(LOWERINGS) | VIEW_OPS))
+    return TinyAotError(f"{len(gaps)} of {len(graph.operators)} operators are not supported: "
+                        f"{'; '.join(parts)} (supported operators: {supported})", file=graph.source)
+
+
 def lower_operator(graph, views, op):
     ctx = LowerContext(graph, op)
     if op.index in views.view_ops:
@@ -74,9 +114,12 @@ def lower_operator(graph, views, op):
     lowering = LOWERINGS.get(op.type)
     if lowering is None:
         supported = ", ".join(sorted(set(LOWERINGS) | VIEW_OPS))
-        raise ctx.error(f"operator is not supported (supported: {supported})")
+        raise UnsupportedError(f"operator is not supported (supported: {supported})", file=graph.source,
+                               op_index=op.index, op_type=op.type)
     try:
         return lowering(ctx)
+    except UnsupportedError:
+        raise
     except TinyAotError as e:  # raised by shared helpers that do not know the operator
         raise e.located(file=graph.source, op_index=op.index, op_type=op.type) from None
 

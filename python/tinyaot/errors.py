@@ -35,4 +35,22 @@ class TinyAotError(Exception):
         for key, value in where.items():
             if fields[key] is None:
                 fields[key] = value
-        return TinyAotError(self.reason, **fields)
+        return type(self)(self.reason, **fields, **self._extra())
+
+    def _extra(self):
+        return {}
+
+
+class UnsupportedError(TinyAotError):
+    """The model is valid but uses something tinyaot does not implement: an
+    operator (`dtype` None) or a dtype at an operator. The compiler collects
+    these over the whole model so that one run shows the whole gap."""
+
+    def __init__(self, message, *, dtype=None, supported=(), dtype_tensors=(), **where):
+        self.dtype = dtype
+        self.supported = tuple(supported)  # the dtypes the operator takes there
+        self.dtype_tensors = tuple(dtype_tensors)  # graph indices of the op's tensors of that dtype
+        super().__init__(message, **where)
+
+    def _extra(self):
+        return {"dtype": self.dtype, "supported": self.supported, "dtype_tensors": self.dtype_tensors}

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from tinyaot.errors import TinyAotError
+from tinyaot.errors import TinyAotError, UnsupportedError
 from tinyaot.quant import activation_range
 
 
@@ -78,9 +78,12 @@ class LowerContext:
         return self.graph.tensors[self.op.outputs[k]]
 
     def expect_dtype(self, tensor, *dtypes):
-        self.expect(tensor.dtype in dtypes,
-                    f"dtype {tensor.dtype} is not supported here (supported: {', '.join(dtypes)})",
-                    tensor.index)
+        if tensor.dtype not in dtypes:
+            same = sorted({i for i in (*self.op.inputs, *self.op.outputs)
+                           if i >= 0 and self.graph.tensors[i].dtype == tensor.dtype})
+            raise UnsupportedError(f"dtype {tensor.dtype} is not supported here (supported: {', '.join(dtypes)})",
+                                   dtype=tensor.dtype, supported=dtypes, dtype_tensors=same, file=self.graph.source,
+                                   op_index=self.op.index, op_type=self.op.type, tensor=tensor.name)
 
     def expect_quantized(self, tensor, per_channel_ok=False):
         self.expect(tensor.quant is not None, "tensor is not quantized", tensor.index)
