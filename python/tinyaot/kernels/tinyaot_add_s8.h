@@ -1,9 +1,10 @@
 /*
- * tinyaot_add_s8.h - int8 addition with broadcasting.
+ * tinyaot_add_s8.h - int8 addition and subtraction with broadcasting.
  *
  * Matches TFLM's reference_integer_ops::AddFunc: both inputs are brought to a
  * common scale with 20 bits of headroom (left_shift), added, and rescaled to
- * the output. The broadcast is a table made at compile time, walked as
+ * the output. SUB (reference_ops::SubElementwise / BroadcastQuantSubSlow) is
+ * the same arithmetic with the scaled second input subtracted. The broadcast is a table made at compile time, walked as
  * tinyaot_broadcast.h describes.
  */
 #ifndef TINYAOT_ADD_S8_H
@@ -16,6 +17,7 @@ struct tinyaot_add_params {
     int32_t size;               /* output values */
     int32_t rank;               /* entries in dims/strides, 1..TINYAOT_BROADCAST_MAX_DIMS */
     int32_t left_shift;
+    int32_t subtract;           /* 1 for SUB: the scaled input 2 is subtracted */
     int32_t input1_offset;      /* -input 1 zero point */
     int32_t input1_multiplier;
     int32_t input1_shift;       /* <= 0 */
@@ -34,8 +36,9 @@ static inline int8_t tinyaot_add_s8_one(const struct tinyaot_add_params *p, int8
     /* |x + offset| <= 255, so shifting by 20 stays well inside int32. */
     const int32_t a = ((int32_t)x + p->input1_offset) * ((int32_t)1 << p->left_shift);
     const int32_t b = ((int32_t)y + p->input2_offset) * ((int32_t)1 << p->left_shift);
-    const int32_t sum = tinyaot_requantize(a, p->input1_multiplier, p->input1_shift) +
-                        tinyaot_requantize(b, p->input2_multiplier, p->input2_shift);
+    const int32_t scaled1 = tinyaot_requantize(a, p->input1_multiplier, p->input1_shift);
+    const int32_t scaled2 = tinyaot_requantize(b, p->input2_multiplier, p->input2_shift);
+    const int32_t sum = p->subtract ? scaled1 - scaled2 : scaled1 + scaled2;
     return tinyaot_requantize_s8(sum, p->output_multiplier, p->output_shift, p->output_offset,
                                  p->act_min, p->act_max);
 }

@@ -1,4 +1,4 @@
-"""Test models: ADD, MUL, CONCATENATION, PAD/PADV2 and MEAN (int8).
+"""Test models: ADD, SUB, MUL, CONCATENATION, PAD/PADV2 and MEAN (int8).
 
 Each model packs several cases (broadcast patterns, constant operands, fused
 activations, differing scales and zero points, axes) behind a few inputs, and
@@ -15,7 +15,8 @@ NONE, RELU, RELU_N1_TO_1, RELU6 = 0, 1, 2, 3
 
 def _binary(mb, op, a, b, shape, scale, zp, act=NONE, name=None):
     y = mb.tensor(name or f"{op.lower()}{len(mb.tensors)}", "int8", shape, scale=scale, zero_point=zp)
-    mb.op(op, [a, b], [y], "AddOptions" if op == "ADD" else "MulOptions", fused_activation_function=act)
+    options = {"ADD": "AddOptions", "SUB": "SubOptions", "MUL": "MulOptions"}[op]
+    mb.op(op, [a, b], [y], options, fused_activation_function=act)
     return y
 
 
@@ -50,6 +51,30 @@ def add_outer_broadcast():
     row = mb.input("row", "int8", [1, 7], scale=0.004, zero_point=-100)
     mb.output(_binary(mb, "ADD", a, b, [2, 4, 3, 5], 0.09, 2))
     mb.output(_binary(mb, "ADD", col, row, [6, 7], 0.45, -1, act=RELU))
+    return mb.build()
+
+
+@test_model("sub_broadcast_act")
+def sub_broadcast_act():
+    """SUB: equal shapes both ways round, a broadcast channel vector, a scalar
+    constant minus a tensor, both inputs broadcast, a tensor minus itself, scales
+    whose float32 and double rescale factors differ; every fused activation."""
+    rng = np.random.default_rng(43)
+    mb = ModelBuilder()
+    x = mb.input("x", "int8", [1, 4, 4, 3], scale=0.05, zero_point=-3)
+    y = mb.input("y", "int8", [1, 1, 1, 3], scale=0.11, zero_point=7)
+    z = mb.input("z", "int8", [1, 4, 4, 3], scale=0.0213, zero_point=20)
+    mb.output(_binary(mb, "SUB", x, z, [1, 4, 4, 3], 0.06, -5, act=NONE))
+    mb.output(_binary(mb, "SUB", z, x, [1, 4, 4, 3], 0.0317, 9, act=RELU))
+    mb.output(_binary(mb, "SUB", x, y, [1, 4, 4, 3], 0.08, -10, act=RELU6))
+    c3 = mb.const("c3", random_int8(rng, [3]), scale=0.03, zero_point=-2)
+    mb.output(_binary(mb, "SUB", c3, z, [1, 4, 4, 3], 0.04, 0, act=RELU_N1_TO_1))
+    s = mb.const("s", np.array(-40, np.int8), scale=0.2, zero_point=10)
+    mb.output(_binary(mb, "SUB", s, z, [1, 4, 4, 3], 0.05, 1))
+    col = mb.input("col", "int8", [2, 1, 3, 1], scale=0.07, zero_point=4)
+    row = mb.input("row", "int8", [4, 1, 5], scale=0.03, zero_point=-9)
+    mb.output(_binary(mb, "SUB", col, row, [2, 4, 3, 5], 0.09, 2))
+    mb.output(_binary(mb, "SUB", x, x, [1, 4, 4, 3], 0.1, -128, act=RELU))
     return mb.build()
 
 
