@@ -1,4 +1,4 @@
-"""ADD, MUL, CONCATENATION, PAD and MEAN reject what they cannot run, naming the
+"""ADD, SUB, MUL, MAXIMUM, MINIMUM, CONCATENATION, PAD and MEAN reject what they cannot run, naming the
 operator, the tensor and the problem."""
 
 import numpy as np
@@ -22,12 +22,14 @@ def binary_model(op, shape_a, shape_b, out_shape, out_scale=0.1, act=0):
     a = mb.input("a", "int8", shape_a, **Q)
     b = mb.input("b", "int8", shape_b, **Q)
     y = mb.tensor("y", "int8", out_shape, scale=out_scale, zero_point=0)
-    mb.op(op, [a, b], [y], "AddOptions" if op == "ADD" else "MulOptions", fused_activation_function=act)
+    options = {"ADD": "AddOptions", "SUB": "SubOptions", "MUL": "MulOptions"}.get(op, "MaximumMinimumOptions")
+    fused = {} if op in ("MAXIMUM", "MINIMUM") else {"fused_activation_function": act}
+    mb.op(op, [a, b], [y], options, **fused)
     mb.output(y)
     return mb.build()
 
 
-@pytest.mark.parametrize("op", ["ADD", "MUL"])
+@pytest.mark.parametrize("op", ["ADD", "SUB", "MUL", "MAXIMUM", "MINIMUM"])
 def test_shapes_that_do_not_broadcast(tmp_path, op):
     with pytest.raises(TinyAotError, match=rf"bad\.tflite: operator 0 \({op}\): tensor 'b': input shapes "
                                            r"\[1, 4, 3\] and \[1, 2, 3\] do not broadcast"):
@@ -44,6 +46,19 @@ def test_add_output_scale_too_small(tmp_path):
     with pytest.raises(TinyAotError, match=r"operator 0 \(ADD\): tensor 'y': output rescale factor .* is not "
                                            r"below 1"):
         compile_bytes(tmp_path, binary_model("ADD", [4], [4], [4], out_scale=1e-9))
+
+
+def test_sub_output_scale_too_small(tmp_path):
+    with pytest.raises(TinyAotError, match=r"operator 0 \(SUB\): tensor 'y': output rescale factor .* is not "
+                                           r"below 1"):
+        compile_bytes(tmp_path, binary_model("SUB", [4], [4], [4], out_scale=1e-9))
+
+
+@pytest.mark.parametrize("op", ["MAXIMUM", "MINIMUM"])
+def test_maximum_minimum_with_differing_quantization(tmp_path, op):
+    with pytest.raises(TinyAotError, match=rf"operator 0 \({op}\): tensor 'a': quantization \(scale 0.1, zero "
+                                           r"point 0\) differs from the output's \(0.2, 0\): TFLM would compare"):
+        compile_bytes(tmp_path, binary_model(op, [4], [4], [4], out_scale=0.2))
 
 
 def test_unsupported_fused_activation(tmp_path):

@@ -174,3 +174,39 @@ def mean_axes():
     mean(t, [0, 2, -1], [1, 4, 1], True, 0.3, 10)
     mean(t, [0, 1, 2], [], False, 0.01, 0)
     return mb.build()
+
+
+@test_model("max_min_dtypes")
+def max_min_dtypes():
+    """MAXIMUM and MINIMUM of int8 (equal shapes, a broadcast channel vector, a
+    constant), int16 (a broadcast column), int32 (a scalar) and float32 (a
+    broadcast row), each input order."""
+    rng = np.random.default_rng(44)
+    mb = ModelBuilder()
+
+    def minmax(op, a, b, dtype, shape, **q):
+        y = mb.tensor(f"{op.lower()}{len(mb.tensors)}", dtype, shape, **q)
+        mb.op(op, [a, b], [y], "MaximumMinimumOptions")
+        return mb.output(y)
+
+    q8 = dict(scale=0.05, zero_point=-3)
+    x = mb.input("x", "int8", [1, 4, 4, 3], **q8)
+    z = mb.input("z", "int8", [1, 4, 4, 3], **q8)
+    v = mb.input("v", "int8", [3], **q8)
+    minmax("MAXIMUM", x, z, "int8", [1, 4, 4, 3], **q8)
+    minmax("MINIMUM", v, x, "int8", [1, 4, 4, 3], **q8)
+    c = mb.const("c", random_int8(rng, [1, 1, 4, 3]), **q8)
+    minmax("MINIMUM", z, c, "int8", [1, 4, 4, 3], **q8)
+    q16 = dict(scale=0.001, zero_point=0)
+    h = mb.input("h", "int16", [2, 5], **q16)
+    col = mb.input("col", "int16", [2, 1], **q16)
+    minmax("MAXIMUM", col, h, "int16", [2, 5], **q16)
+    i = mb.input("i", "int32", [6])
+    s = mb.const("s", np.array(12345, np.int32))
+    minmax("MINIMUM", i, s, "int32", [6])
+    minmax("MAXIMUM", s, i, "int32", [6])
+    f = mb.input("f", "float32", [3, 4])
+    row = mb.input("row", "float32", [1, 4])
+    minmax("MAXIMUM", f, row, "float32", [3, 4])
+    minmax("MINIMUM", row, f, "float32", [3, 4])
+    return mb.build()

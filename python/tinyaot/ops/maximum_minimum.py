@@ -1,0 +1,56 @@
+"""MAXIMUM and MINIMUM: int8, int16, int32 and float32, with TFLite's broadcasting.
+
+TFLM compares the stored values and ignores quantization, which is only right
+when both inputs and the output share one scale and zero point (the TFLite
+converter makes them so); a model where they differ is refused rather than
+computed wrongly.
+"""
+
+import numpy as np
+
+from tinyaot.ir import DTYPES
+from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, TensorRef
+from tinyaot.ops.elementwise import MAX_DIMS, broadcast_shape, broadcast_table
+
+SUPPORTED = ("int8", "int16", "int32", "float32")
+
+
+def _lower(ctx, maximum):
+    ctx.expect(len(ctx.op.inputs) == 2, f"expects 2 inputs, has {len(ctx.op.inputs)}")
+    a, b, out = ctx.input(0), ctx.input(1), ctx.output()
+    ctx.expect_dtype(out, *SUPPORTED)
+    for t in (a, b):
+        ctx.expect(t.dtype == out.dtype, f"dtype {t.dtype} differs from the output's {out.dtype}", t.index)
+    if out.dtype in ("int8", "int16"):
+        for t in (a, b):
+            ctx.expect_quantized(t)
+            ctx.expect(float(t.scale) == float(out.scale) and t.zero_point == out.zero_point,
+                       f"quantization (scale {t.scale:g}, zero point {t.zero_point}) differs from the output's "
+                       f"({out.scale:g}, {out.zero_point}): TFLM would compare the stored values as they are",
+                       t.index)
+    shape = broadcast_shape(ctx, a, b)
+    ctx.expect(len(shape) <= MAX_DIMS, f"broadcast over {len(shape)} dimensions (at most {MAX_DIMS})")
+    ctx.expect(tuple(out.shape) == shape,
+               f"output shape {list(out.shape)} is not the broadcast shape {list(shape)} "
+               f"of {list(a.shape)} and {list(b.shape)}", out.index)
+    dims, sa, sb = broadcast_table(a.shape, b.shape, shape)
+    params = ParamStruct("struct tinyaot_maximum_minimum_params", {
+        "size": out.num_elements,
+        "rank": len(dims),
+        "dtype": DTYPES[out.dtype][2],
+        "maximum": int(maximum),
+    })
+    walk = [ParamArray("int32_t", np.array(d, np.int32)) for d in (dims, sa, sb)]
+    return [KernelCall("tinyaot_maximum_minimum",
+                       [params, *walk, TensorRef(a.index), TensorRef(b.index), TensorRef(out.index)])]
+
+
+def lower_maximum(ctx):
+    return _lower(ctx, maximum=True)
+
+
+def lower_minimum(ctx):
+    return _lower(ctx, maximum=False)
+
+
+OPS = {"MAXIMUM": lower_maximum, "MINIMUM": lower_minimum}
