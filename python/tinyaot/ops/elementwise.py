@@ -70,12 +70,17 @@ def _common(ctx):
         ctx.expect_dtype(t, "int8")
         ctx.expect_quantized(t)
         ctx.expect(float(t.scale) > 0.0, "quantization scale must be positive", t.index)
+    return a, b, out, checked_broadcast(ctx, a, b, out)
+
+
+def checked_broadcast(ctx, a, b, out):
+    """The broadcast shape of a and b, checked against the output and the rank limit."""
     shape = broadcast_shape(ctx, a, b)
     ctx.expect(len(shape) <= MAX_DIMS, f"broadcast over {len(shape)} dimensions (at most {MAX_DIMS})")
     ctx.expect(tuple(out.shape) == shape,
                f"output shape {list(out.shape)} is not the broadcast shape {list(shape)} "
                f"of {list(a.shape)} and {list(b.shape)}", out.index)
-    return a, b, out, shape
+    return shape
 
 
 def _binary_call(ctx, kernel, ctype, a, b, out, shape, rescale_fields):

@@ -10,7 +10,7 @@ import numpy as np
 
 from tinyaot.ir import DTYPES
 from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, TensorRef
-from tinyaot.ops.elementwise import MAX_DIMS, broadcast_shape, broadcast_table
+from tinyaot.ops.elementwise import broadcast_table, checked_broadcast
 
 SUPPORTED = ("int8", "int16", "int32", "float32")
 
@@ -28,11 +28,7 @@ def _lower(ctx, maximum):
                        f"quantization (scale {t.scale:g}, zero point {t.zero_point}) differs from the output's "
                        f"({out.scale:g}, {out.zero_point}): TFLM would compare the stored values as they are",
                        t.index)
-    shape = broadcast_shape(ctx, a, b)
-    ctx.expect(len(shape) <= MAX_DIMS, f"broadcast over {len(shape)} dimensions (at most {MAX_DIMS})")
-    ctx.expect(tuple(out.shape) == shape,
-               f"output shape {list(out.shape)} is not the broadcast shape {list(shape)} "
-               f"of {list(a.shape)} and {list(b.shape)}", out.index)
+    shape = checked_broadcast(ctx, a, b, out)
     dims, sa, sb = broadcast_table(a.shape, b.shape, shape)
     params = ParamStruct("struct tinyaot_maximum_minimum_params", {
         "size": out.num_elements,
