@@ -265,3 +265,31 @@ def test_readme_app_outside_the_repository_is_bit_exact(zephyr, board):
     assert got == interp.get_output(0).reshape(-1).tolist()
     assert "kws: 9 40 -35" in (REPO / "README.md").read_text()  # what the README promises
     print(f"\n{board} README app: {memory_regions(build_dir, log)}")
+
+
+def test_hex_line_transport_is_bit_exact(zephyr, board):
+    """The frames-as-hex-lines port Twister's pytest harness uses, over QEMU's pty."""
+    from tinyaot.harness.device import Device
+    from tinyaot.harness.lines import LinePort
+    build_dir, _ = zephyr.build("serial_inference", board, "hex_lines",
+                                ["CONFIG_SERIAL_INFERENCE_HEX_LINES=y"])
+    with harness.Qemu(build_dir / "zephyr" / "zephyr.elf", BOARDS[board]) as qemu:
+        port = harness.open_serial(qemu.pty)
+        partial = bytearray()
+
+        def readline(timeout):
+            port.timeout = timeout
+            partial.extend(port.readline())
+            if not partial.endswith(b"\n"):
+                return None
+            line = partial.decode("ascii", "replace")
+            partial.clear()
+            return line
+        try:
+            dev = Device(LinePort(readline, port.write), description=f"Zephyr {board} (hex lines)")
+            dev.sync()
+            assert dev.info().name == "hello_world"
+            mismatches, _ = dev.compare_with_tflm(HELLO_MODEL, calls=5)
+        finally:
+            port.close()
+    assert not mismatches, f"{len(mismatches)} outputs differ from TFLM"
