@@ -4,7 +4,11 @@
 
 hello_world is checked through its console output; serial_inference through
 the shared serial harness (tinyaot.harness), for its bundled model and for
-some of the project's own test models.
+some of the project's own test models, and in its hex-line variant (the one
+Twister's pytest harness drives); the README's complete app is built from the
+README, outside the repository. Then what a new user runs into: the size
+check, a link overflow, CONFIG_TINYAOT off, a Python without the generator's
+packages, each with its message.
 """
 
 import os
