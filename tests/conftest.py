@@ -34,3 +34,18 @@ def own_models_dir(tmp_path_factory):
 def own_model(own_models_dir):
     """own_model(name) -> path of one of the project's own test models."""
     return lambda name: own_models_dir / f"{name}.tflite"
+
+
+SHARED_CMSIS_NN = ROOT.parent / "shared" / "third_party" / "CMSIS-NN"
+
+
+@pytest.fixture
+def cmsis_nn(monkeypatch):
+    """The CMSIS-NN tree for --kernels cmsis-nn (TINYAOT_CMSIS_NN_DIR, else the unmodified
+    copy in ../shared/third_party); skips the test when there is none."""
+    import os
+    path = os.environ.get("TINYAOT_CMSIS_NN_DIR") or (str(SHARED_CMSIS_NN) if SHARED_CMSIS_NN.is_dir() else None)
+    if not path:
+        pytest.skip(f"no CMSIS-NN: set TINYAOT_CMSIS_NN_DIR or provide {SHARED_CMSIS_NN}")
+    monkeypatch.setenv("TINYAOT_CMSIS_NN_DIR", path)
+    return Path(path)

@@ -7,6 +7,8 @@ import tempfile
 import time
 
 from tinyaot import __version__
+from tinyaot.backends import KERNEL_BACKENDS
+from tinyaot.backends.cmsis_nn import CPU_ARCH
 from tinyaot.errors import TinyAotError
 
 
@@ -65,11 +67,18 @@ def _add_codegen_args(p, name_required=True):
     p.add_argument("--arena-section", help="linker section for the arena (e.g. a no-init section)")
     p.add_argument("--inputs-in-arena", action="store_true",
                    help="place inputs in the arena (less RAM; write them via <name>_input_buffer())")
+    p.add_argument("--kernels", default="portable", choices=KERNEL_BACKENDS,
+                   help="kernel backend: tinyaot's portable C99 kernels (default), or Arm's CMSIS-NN "
+                        "where it supports the operator (the generated C then needs CMSIS-NN)")
+    p.add_argument("--cpu", default="cortex-m3", choices=sorted(CPU_ARCH),
+                   help="with --kernels cmsis-nn: the core, which decides CMSIS-NN's code path and "
+                        "scratch sizes (default cortex-m3: any core without DSP instructions, and the host)")
 
 
 def _options(args):
     from tinyaot.compiler import Options
-    return Options(args.name, args.alignment, args.weights_section, args.arena_section, args.inputs_in_arena)
+    return Options(args.name, args.alignment, args.weights_section, args.arena_section, args.inputs_in_arena,
+                   args.kernels, args.cpu)
 
 
 def cmd_compile(args):

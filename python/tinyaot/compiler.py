@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 
 from collections import Counter
 
+from tinyaot.backends import KERNEL_BACKENDS, cmsis_nn
 from tinyaot.errors import TinyAotError, UnsupportedError
 from tinyaot.frontend.tflite_reader import read_tflite
 from tinyaot.ops import LOWERINGS, VIEW_OPS
@@ -23,6 +24,8 @@ class Options:
     weights_section: str | None = None
     arena_section: str | None = None
     inputs_in_arena: bool = False  # the caller may write inputs straight into the arena
+    kernels: str = "portable"  # kernel backend, one of KERNEL_BACKENDS
+    cpu: str = "cortex-m3"  # the core the cmsis-nn backend sizes its scratch buffers for
 
 
 @dataclass
@@ -36,6 +39,7 @@ class CompiledModel:
     lower_bound: int
     state: dict  # variable tensor index -> offset in the state area
     state_size: int
+    backends: dict  # operator index -> (backend, why not the chosen one, or None)
     notes: list = field(default_factory=list)
 
 
@@ -43,14 +47,16 @@ def compile_model(path, options):
     check_options(options)
     graph = read_tflite(path)
     views = find_views(graph, options.inputs_in_arena)
-    calls = lower_all(graph, views)
+    lowered = lower_all(graph, views, options)
+    calls = [(op, op_calls) for op, op_calls, _ in lowered]
+    backends = {op.index: backend for op, _, backend in lowered}
     scratch = {op.index: [s for c in op_calls for s in c.scratch] for op, op_calls in calls}
     buffers = arena_buffers(graph, views, {k: v for k, v in scratch.items() if v}, options.inputs_in_arena)
     arena_size = plan(buffers, options.alignment)
     verify_plan(buffers, arena_size, options.alignment, graph.source)
     lb = lower_bound(buffers, options.alignment)
     state, state_size = place_state(graph, options.alignment)
-    model = CompiledModel(options, graph, views, calls, buffers, arena_size, lb, state, state_size)
+    model = CompiledModel(options, graph, views, calls, buffers, arena_size, lb, state, state_size, backends)
     if arena_size != lb:
         model.notes.append(f"arena is {arena_size} bytes, {arena_size - lb} above the lower bound {lb}: "
                            "no placement of these lifetimes by greedy best-fit reaches it")
@@ -65,16 +71,21 @@ def check_options(options):
         raise TinyAotError(f"alignment {a} must be a power of two between 1 and 4096")
     if options.alignment < 4:
         raise TinyAotError(f"alignment {a} is below 4, the alignment of int32 tensors")
+    if options.kernels not in KERNEL_BACKENDS:
+        raise TinyAotError(f"kernels '{options.kernels}' is not a backend (have: {', '.join(KERNEL_BACKENDS)})")
+    if options.cpu not in cmsis_nn.CPU_ARCH:
+        raise TinyAotError(f"cpu '{options.cpu}' is not supported (have: {', '.join(cmsis_nn.CPU_ARCH)}; "
+                           "Helium (MVE) cores are not)")
 
 
-def lower_all(graph, views):
-    """[(operator, calls)] for every operator. What tinyaot does not support is
+def lower_all(graph, views, options):
+    """[(operator, calls, backend)] for every operator (see lower_operator). What tinyaot does not support is
     collected over the whole model and reported at once, so that one run shows
     the whole gap; any other error stops at the first operator it concerns."""
     calls, gaps, first_error = [], [], None
     for op in graph.operators:
         try:
-            calls.append((op, lower_operator(graph, views, op)))
+            calls.append((op, *lower_operator(graph, views, op, options)))
         except UnsupportedError as e:
             gaps.append(e)
         except TinyAotError as e:
@@ -105,19 +116,24 @@ def gap_summary(graph, gaps):
                         f"{'; '.join(parts)} (supported operators: {supported})", file=graph.source)
 
 
-def lower_operator(graph, views, op):
+def lower_operator(graph, views, op, options):
+    """(kernel calls, (backend, reason it is not options.kernels or None))."""
     ctx = LowerContext(graph, op)
     if op.index in views.view_ops:
-        return []
+        return [], ("view", None)
     if op.type in VIEW_OPS:
-        return lower_copy(ctx)
+        return lower_copy(ctx), ("portable", None)
     lowering = LOWERINGS.get(op.type)
     if lowering is None:
         supported = ", ".join(sorted(set(LOWERINGS) | VIEW_OPS))
         raise UnsupportedError(f"operator is not supported (supported: {supported})", file=graph.source,
                                op_index=op.index, op_type=op.type)
     try:
-        return lowering(ctx)
+        calls = lowering(ctx)  # validates the operator, whichever backend runs it
+        if options.kernels == "cmsis-nn":
+            cmsis_calls, reason = cmsis_nn.lower(ctx, calls, options.cpu)
+            return cmsis_calls, ("portable" if reason else "cmsis-nn", reason)
+        return calls, ("portable", None)
     except UnsupportedError:
         raise
     except TinyAotError as e:  # raised by shared helpers that do not know the operator

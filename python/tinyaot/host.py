@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
+from tinyaot import cmsis_nn_host
 from tinyaot.errors import TinyAotError
 
 WARNING_FLAGS = ["-std=c99", "-Wall", "-Wextra", "-Werror"]
@@ -37,10 +38,15 @@ class _Model(ctypes.Structure):
 
 
 def build_shared_library(out_dir, name, dest, sanitize=False, cc=None):
-    """Compiles <out_dir>/<name>.c into a shared library at `dest`."""
+    """Compiles <out_dir>/<name>.c into a shared library at `dest` (with CMSIS-NN
+    when the model was generated with --kernels cmsis-nn)."""
     cc = cc or os.environ.get("CC", "cc")
+    library, archive = [], []
+    if (Path(out_dir) / "tinyaot_cmsis_nn.h").exists():
+        library = cmsis_nn_host.compile_flags(cmsis_nn_host.cmsis_nn_dir())
+        archive = [str(cmsis_nn_host.host_library(cc))]
     cmd = [cc, *WARNING_FLAGS, "-O1", "-g", "-shared", "-fPIC", *(SANITIZE_FLAGS if sanitize else []),
-           "-I", str(out_dir), str(Path(out_dir) / f"{name}.c"), "-o", str(dest)]
+           "-I", str(out_dir), *library, str(Path(out_dir) / f"{name}.c"), *archive, "-o", str(dest)]
     result = subprocess.run(cmd, capture_output=True, text=True)
     if result.returncode:
         raise TinyAotError(f"C compiler failed on {out_dir}/{name}.c:\n{result.stderr.strip()}")

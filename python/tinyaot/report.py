@@ -11,6 +11,9 @@ def print_inspection(model):
     for op, calls in model.calls:
         kernels = ", ".join(c.kernel for c in calls) or "(view)"
         print(f"  {op.index:>3}  {op.type:<20} {kernels:<34} {op.inputs} -> {op.outputs}")
+        backend, reason = model.backends[op.index]
+        if reason:
+            print(f"  {'':>3}  {'':<20} {backend}: {reason}")
     print("\ntensors")
     print(f"  {'#':>3}  {'dtype':<8} {'shape':<18} {'bytes':>8}  {'kind':<9} name")
     inputs, outputs = set(g.inputs), set(g.outputs)

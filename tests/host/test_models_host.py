@@ -15,8 +15,9 @@ from tinyaot.testing import catalog
 STATEFUL = {"tflm_keyword_scrambled"}
 
 
-def check_against_tflm(path, name, out_dir, calls=20, sanitize=False, inputs_in_arena=False, zero_copy=True):
-    model = compile_model(path, Options(name, inputs_in_arena=inputs_in_arena))
+def check_against_tflm(path, name, out_dir, calls=20, sanitize=False, inputs_in_arena=False, zero_copy=True,
+                       kernels="portable"):
+    model = compile_model(path, Options(name, inputs_in_arena=inputs_in_arena, kernels=kernels))
     emit(model, out_dir)
     report = json.loads((out_dir / f"{name}.json").read_text())
     # The planner's figures must hold: arena at the lower bound, or a note saying why not.
@@ -64,3 +65,18 @@ def test_inputs_in_arena_match_tflm(name, zero_copy, tmp_path):
 @pytest.mark.parametrize("name", ["reshape_views", "fc_relu_per_tensor", "mini_mobilenet"])
 def test_own_models_with_inputs_in_arena_match_tflm(name, own_model, tmp_path):
     check_against_tflm(own_model(name), name, tmp_path, inputs_in_arena=True, zero_copy=False)
+
+
+@pytest.mark.parametrize("name", catalog.names())
+def test_own_model_with_cmsis_nn_matches_tflm(name, own_model, tmp_path, cmsis_nn):
+    check_against_tflm(own_model(name), name, tmp_path, calls=5, kernels="cmsis-nn")
+
+
+@pytest.mark.parametrize("name", SHARED_MODEL_NAMES)
+def test_published_model_with_cmsis_nn_matches_tflm(name, tmp_path, cmsis_nn):
+    check_against_tflm(shared_model(name), name, tmp_path, calls=5, kernels="cmsis-nn")
+    report = json.loads((tmp_path / f"{name}.json").read_text())
+    # Every convolution and fully connected layer of the published models is one CMSIS-NN supports.
+    for op in report["operators"]:
+        if op["type"] in ("CONV_2D", "DEPTHWISE_CONV_2D", "FULLY_CONNECTED"):
+            assert op["backend"] == "cmsis-nn" and op["kernels"][0].startswith("tinyaot_cmsis_"), op

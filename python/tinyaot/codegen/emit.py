@@ -8,6 +8,7 @@ import jinja2
 import numpy as np
 
 from tinyaot import __version__
+from tinyaot.backends import cmsis_nn
 from tinyaot.codegen.c_literals import c_array_body, c_comment, c_float, c_int, c_string, c_value
 from tinyaot.errors import TinyAotError
 from tinyaot.ir import DTYPES
@@ -27,7 +28,7 @@ def emit(model, out_dir):
     _write(out / f"{name}.h", _templates().get_template("model.h.j2").render(**values))
     _write(out / f"{name}.c", _templates().get_template("model.c.j2").render(**values))
     _write(out / f"{name}.json", json.dumps(ctx.report(), indent=2, sort_keys=True) + "\n")
-    for header in ALWAYS_COPIED + kernel_headers(ctx.kernels):
+    for header in ALWAYS_COPIED + kernel_headers(ctx.headers):
         _write(out / header, (KERNEL_DIR / header).read_text())
     return out
 
@@ -50,16 +51,17 @@ def _write(path, text):
         path.write_text(text)
 
 
-def kernel_headers(kernels):
-    """The kernel headers and every tinyaot header they include, sorted."""
-    todo, seen = [f"{k}.h" for k in kernels], set()
+def kernel_headers(headers):
+    """The kernel headers and every tinyaot header they include, sorted (a
+    library's own headers, such as CMSIS-NN's, come from its include path)."""
+    todo, seen = list(headers), set()
     while todo:
         header = todo.pop()
         if header in seen:
             continue
         seen.add(header)
         for line in (KERNEL_DIR / header).read_text().splitlines():
-            if line.startswith('#include "'):
+            if line.startswith('#include "tinyaot'):
                 todo.append(line.split('"')[1])
     return sorted(seen - set(ALWAYS_COPIED))
 
@@ -80,7 +82,7 @@ class _CodegenContext:
         self.weights = {}  # tensor index -> symbol, in order of first use
         self.params = []  # rendered static const definitions
         self.table_bytes = {}  # symbol -> bytes of each per-channel table (folded biases, multipliers)
-        self.kernels = set()
+        self.headers = set()
         self.steps = [self._step(op, calls) for op, calls in model.calls]
 
     def _io_members(self, indices):
@@ -99,7 +101,7 @@ class _CodegenContext:
         outs = ", ".join(tensors[t].name for t in op.outputs)
         lines = []
         for n, call in enumerate(calls):
-            self.kernels.add(call.kernel)
+            self.headers.add(call.header_file)
             args = [self._arg(op, n, k, a, call) for k, a in enumerate(call.args)]
             lines.append(f"{call.kernel}({', '.join(args)});")
         if not calls:
@@ -197,7 +199,9 @@ class _CodegenContext:
             "state_size": self.model.state_size, "state": self._state(),
             "alignment": opts.alignment, "weights_section": opts.weights_section,
             "arena_section": opts.arena_section, "inputs_in_arena": opts.inputs_in_arena,
-            "kernels": kernel_headers(self.kernels),
+            "kernels": kernel_headers(self.headers),
+            "cmsis_nn_arch": (cmsis_nn.CPU_ARCH[opts.cpu] if cmsis_nn.HEADER in self.headers else None),
+            "cpu": opts.cpu,
             "weights": self._weights(), "params": self.params, "steps": self.steps,
         }
 
@@ -221,7 +225,10 @@ class _CodegenContext:
             # Flash beside the weights: tables computed at compile time.
             "tables": dict(sorted(self.table_bytes.items())),
             "table_bytes": sum(self.table_bytes.values()),
-            "operators": [{"index": op.index, "type": op.type, "kernels": [c.kernel for c in calls]}
+            "kernels": m.options.kernels,
+            "cpu": m.options.cpu if m.options.kernels == "cmsis-nn" else None,
+            "operators": [{"index": op.index, "type": op.type, "kernels": [c.kernel for c in calls],
+                           "backend": m.backends[op.index][0], "backend_reason": m.backends[op.index][1]}
                           for op, calls in m.calls],
             "inputs": [self._io_json(t) for t in g.inputs],
             "outputs": [self._io_json(t) for t in g.outputs],

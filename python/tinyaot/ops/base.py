@@ -43,9 +43,14 @@ class ParamArray:
 
 @dataclass
 class KernelCall:
-    kernel: str  # function name; its header is kernels/<kernel>.h
+    kernel: str  # function name
     args: list  # TensorRef | ScratchRef | ParamStruct | ParamArray | int | "NULL"
     scratch: list = field(default_factory=list)  # bytes of each scratch buffer
+    header: str | None = None  # kernels/<header> declares it; default <kernel>.h
+
+    @property
+    def header_file(self):
+        return self.header or f"{self.kernel}.h"
 
 
 class LowerContext:

@@ -1,0 +1,8 @@
+"""Kernel backends: which library implements each lowered operator.
+
+`portable` is tinyaot's own C99 kernels (ops/). Another backend looks at each
+operator after the portable lowering has validated it, and either replaces the
+calls with its own or keeps the portable ones, saying why.
+"""
+
+KERNEL_BACKENDS = ("portable", "cmsis-nn")

@@ -1,0 +1,152 @@
+"""CMSIS-NN backend: CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED become calls
+into Arm's CMSIS-NN v7 kernels (through tinyaot_cmsis_nn.h) where CMSIS-NN
+supports their parameters; every other operator keeps its portable kernel.
+
+What TFLM's CMSIS-NN glue works out at Prepare (per-channel multipliers and
+shifts, padding, the scratch buffer size) is computed here, once, into flash
+tables and compile-time constants. The scratch buffer is planned in the arena
+with the size CMSIS-NN's *_get_buffer_size functions return on the target core:
+the formulas below follow arm_convolve_get_buffer_sizes_s8.c and
+arm_depthwise_conv_get_buffer_sizes_s8.c (tests compare them with CMSIS-NN's own).
+"""
+
+import numpy as np
+
+from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, ScratchRef, TensorRef
+from tinyaot.ops.conv import window_geometry
+from tinyaot.quant import per_channel_multipliers
+
+# -mcpu name -> CMSIS-NN code path (ARM_MATH_DSP / ARM_MATH_MVEI follow __ARM_FEATURE_DSP/MVE).
+CPU_ARCH = {
+    "cortex-m0": "scalar", "cortex-m0plus": "scalar", "cortex-m1": "scalar", "cortex-m3": "scalar",
+    "cortex-m4": "dsp", "cortex-m7": "dsp", "cortex-m33": "dsp", "cortex-m35p": "dsp",
+}
+HEADER = "tinyaot_cmsis_nn.h"
+
+
+def lower(ctx, portable_calls, cpu):
+    """(calls, reason): CMSIS-NN calls and None, or the portable calls and why they stay."""
+    handler = _HANDLERS.get(ctx.op.type)
+    if handler is None:
+        return portable_calls, "no CMSIS-NN lowering for this operator"
+    reason = _unsupported(ctx)
+    if reason:
+        return portable_calls, reason
+    return handler(ctx, CPU_ARCH[cpu]), None
+
+
+def _unsupported(ctx):
+    """Why CMSIS-NN cannot take this (already validated) operator, or None."""
+    inp, out = ctx.input(0), ctx.output()
+    if inp.dtype != "int8" or out.dtype != "int8":
+        return f"{inp.dtype} to {out.dtype}: CMSIS-NN lowering is int8 only"
+    if ctx.op.type == "CONV_2D":
+        groups = inp.shape[3] // ctx.input(1).shape[3]
+        if groups != 1:
+            return f"{groups} groups: arm_convolve_wrapper_s8 dispatches grouped convolution inconsistently"
+    if ctx.op.type == "FULLY_CONNECTED":
+        weights = ctx.input(1)
+        if weights.quant.per_channel and weights.zero_point != 0:
+            return "per-channel weights with a zero point: CMSIS-NN has no such kernel"
+    return None
+
+
+def _dims(n, h, w, c):
+    return {"n": n, "h": h, "w": w, "c": c}
+
+
+def _conv_common(ctx, weights_hw):
+    """Geometry, activation and per-channel requantization shared by both convolutions."""
+    inp, weights, bias, out = ctx.input(0), ctx.input(1), ctx.input(2, optional=True), ctx.output()
+    g = window_geometry(ctx, inp, out, *weights_hw)
+    act_min, act_max = ctx.activation(out)
+    out_ch = out.shape[3]
+    multipliers, shifts = per_channel_multipliers(inp.scale, weights.quant.scale, out.scale)
+    # CMSIS-NN always reads one multiplier per output channel.
+    multipliers, shifts = np.resize(multipliers, out_ch), np.resize(shifts, out_ch)
+    fields = {
+        "input_n": inp.shape[0], "input_h": inp.shape[1], "input_w": inp.shape[2], "input_c": inp.shape[3],
+        "filter_h": g["filter_h"], "filter_w": g["filter_w"],
+        "output_h": g["output_h"], "output_w": g["output_w"], "output_c": out_ch,
+        "stride_h": g["stride_h"], "stride_w": g["stride_w"],
+        "pad_h": g["pad_h"], "pad_w": g["pad_w"],
+        "dilation_h": g["dilation_h"], "dilation_w": g["dilation_w"],
+        "input_offset": -inp.zero_point, "output_offset": out.zero_point,
+        "act_min": act_min, "act_max": act_max,
+    }
+    tables = [ParamArray("int32_t", multipliers), ParamArray("int32_t", shifts)]
+    tensors = [TensorRef(inp.index), TensorRef(weights.index),
+               TensorRef(bias.index) if bias is not None else "NULL", TensorRef(out.index)]
+    return fields, tables, tensors
+
+
+def _call(kernel, params, tables, tensors, scratch_bytes):
+    scratch = ScratchRef(0, "void") if scratch_bytes else "NULL"
+    return [KernelCall(kernel, [params, *tables, scratch, *tensors],
+                       scratch=[scratch_bytes] if scratch_bytes else [], header=HEADER)]
+
+
+def _lower_conv(ctx, _arch):
+    fields, tables, tensors = _conv_common(ctx, ctx.input(1).shape[1:3])
+    size = conv_buffer_size(fields)
+    params = ParamStruct("struct tinyaot_cmsis_conv_params", {**fields, "ch_mult": 1})
+    return _call("tinyaot_cmsis_conv_s8", params, tables, tensors, size)
+
+
+def _lower_depthwise(ctx, arch):
+    fields, tables, tensors = _conv_common(ctx, ctx.input(1).shape[1:3])
+    ch_mult = ctx.op.options.get("depth_multiplier", 1)
+    size = depthwise_buffer_size(fields, arch)
+    params = ParamStruct("struct tinyaot_cmsis_conv_params", {**fields, "ch_mult": ch_mult})
+    return _call("tinyaot_cmsis_depthwise_conv_s8", params, tables, tensors, size)
+
+
+def _lower_fully_connected(ctx, _arch):
+    """arm_fully_connected_s8 wants a buffer (kernel sums) only on MVE, which no --cpu choice selects."""
+    inp, weights, bias, out = ctx.input(0), ctx.input(1), ctx.input(2, optional=True), ctx.output()
+    output_depth, accum_depth = weights.shape
+    multipliers, shifts = per_channel_multipliers(inp.scale, weights.quant.scale, out.scale)
+    act_min, act_max = ctx.activation(out)
+    params = ParamStruct("struct tinyaot_cmsis_fc_params", {
+        "batches": inp.num_elements // accum_depth,
+        "accum_depth": accum_depth,
+        "output_depth": output_depth,
+        "input_offset": -inp.zero_point,
+        "filter_offset": -weights.zero_point,
+        "output_offset": out.zero_point,
+        "act_min": act_min, "act_max": act_max,
+        "per_channel": int(weights.quant.per_channel),
+    })
+    tensors = [TensorRef(inp.index), TensorRef(weights.index),
+               TensorRef(bias.index) if bias is not None else "NULL", TensorRef(out.index)]
+    return [KernelCall("tinyaot_cmsis_fully_connected_s8",
+                       [params, ParamArray("int32_t", multipliers), ParamArray("int32_t", shifts), *tensors],
+                       header=HEADER)]
+
+
+_HANDLERS = {"CONV_2D": _lower_conv, "DEPTHWISE_CONV_2D": _lower_depthwise,
+             "FULLY_CONNECTED": _lower_fully_connected}
+
+
+def _aligned4(n):
+    return n + (4 - n % 4) % 4
+
+
+def conv_buffer_size(f):
+    """arm_convolve_wrapper_s8_get_buffer_size[_dsp] (built by GCC) for an ungrouped convolution:
+    the same on every non-MVE core."""
+    pointwise = (f["pad_h"] == 0 and f["pad_w"] == 0 and f["filter_h"] == 1 and f["filter_w"] == 1
+                 and f["dilation_h"] == 1 and f["dilation_w"] == 1)
+    if pointwise:
+        return 0  # arm_convolve_1x1_s8_fast asks for a buffer only when built by armclang
+    # The 1xN path and the general path ask for the same im2col buffer off MVE.
+    return 2 * _aligned4(f["filter_w"] * f["filter_h"] * f["input_c"]) * 2
+
+
+def depthwise_buffer_size(f, arch):
+    """arm_depthwise_conv_wrapper_s8_get_buffer_size[_dsp]."""
+    if f["input_c"] != f["output_c"] or f["input_n"] != 1 or f["dilation_h"] != 1 or f["dilation_w"] != 1:
+        return 0
+    if f["filter_w"] == 3 and f["filter_h"] == 3 and f["pad_h"] <= 1 and f["pad_w"] <= 1:
+        return 0  # arm_depthwise_conv_3x3_s8 needs no buffer
+    return f["input_c"] * f["filter_w"] * f["filter_h"] * 2 if arch == "dsp" else 0

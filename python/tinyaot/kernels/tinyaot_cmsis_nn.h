@@ -1,0 +1,146 @@
+/*
+ * tinyaot_cmsis_nn.h - calls into Arm's CMSIS-NN (v7 API) for the cmsis-nn backend.
+ *
+ * The generator computes every parameter at build time into flat, static const
+ * structs and tables in flash; these functions only unpack them into CMSIS-NN's
+ * argument structs and call the kernel, as TFLM's cmsis_nn glue does at Eval.
+ * Scratch buffers are planned in the model's arena (NULL where CMSIS-NN needs none).
+ * Inline, so a model includes only the calls it uses. Each returns CMSIS-NN's status: ARM_CMSIS_NN_SUCCESS for every call the
+ * generator emits.
+ */
+#ifndef TINYAOT_CMSIS_NN_H
+#define TINYAOT_CMSIS_NN_H
+
+#include <stdint.h>
+
+#include "arm_nnfunctions.h"
+
+/* CONV_2D and DEPTHWISE_CONV_2D (ch_mult is 1 for CONV_2D). */
+struct tinyaot_cmsis_conv_params {
+    int32_t input_n, input_h, input_w, input_c;
+    int32_t filter_h, filter_w;
+    int32_t output_h, output_w, output_c;
+    int32_t stride_h, stride_w;
+    int32_t pad_h, pad_w;
+    int32_t dilation_h, dilation_w;
+    int32_t input_offset;   /* -input zero point */
+    int32_t output_offset;  /* output zero point */
+    int32_t act_min, act_max;
+    int32_t ch_mult;
+};
+
+struct tinyaot_cmsis_fc_params {
+    int32_t batches;
+    int32_t accum_depth;
+    int32_t output_depth;
+    int32_t input_offset;   /* -input zero point */
+    int32_t filter_offset;  /* -filter zero point */
+    int32_t output_offset;  /* output zero point */
+    int32_t act_min, act_max;
+    int32_t per_channel;    /* 1: one multiplier/shift per output, 0: one for all */
+};
+
+static inline void tinyaot_cmsis_dims(cmsis_nn_dims *d, int32_t n, int32_t h, int32_t w, int32_t c)
+{
+    d->n = n;
+    d->h = h;
+    d->w = w;
+    d->c = c;
+}
+
+/* Input, output and bias shapes of both convolutions. */
+static inline void tinyaot_cmsis_conv_dims(const struct tinyaot_cmsis_conv_params *p, cmsis_nn_dims *input,
+                                           cmsis_nn_dims *bias, cmsis_nn_dims *output)
+{
+    tinyaot_cmsis_dims(input, p->input_n, p->input_h, p->input_w, p->input_c);
+    tinyaot_cmsis_dims(bias, 1, 1, 1, p->output_c);
+    tinyaot_cmsis_dims(output, p->input_n, p->output_h, p->output_w, p->output_c);
+}
+
+static inline int32_t tinyaot_cmsis_conv_s8(const struct tinyaot_cmsis_conv_params *p, const int32_t *multiplier,
+                                     const int32_t *shift, void *scratch, const int8_t *input,
+                                     const int8_t *filter, const int32_t *bias, int8_t *output)
+{
+    /* CMSIS-NN takes non-const pointers to the tables but only reads them. */
+    cmsis_nn_per_channel_quant_params quant;
+    cmsis_nn_conv_params conv;
+    cmsis_nn_context ctx;
+    cmsis_nn_dims input_dims, filter_dims, bias_dims, output_dims;
+    quant.multiplier = (int32_t *)multiplier;
+    quant.shift = (int32_t *)shift;
+    conv.input_offset = p->input_offset;
+    conv.output_offset = p->output_offset;
+    conv.stride.h = p->stride_h;
+    conv.stride.w = p->stride_w;
+    conv.padding.h = p->pad_h;
+    conv.padding.w = p->pad_w;
+    conv.dilation.h = p->dilation_h;
+    conv.dilation.w = p->dilation_w;
+    conv.activation.min = p->act_min;
+    conv.activation.max = p->act_max;
+    ctx.buf = scratch;
+    ctx.size = 0; /* CMSIS-NN does not read it; the planner sized the buffer */
+    tinyaot_cmsis_conv_dims(p, &input_dims, &bias_dims, &output_dims);
+    tinyaot_cmsis_dims(&filter_dims, p->output_c, p->filter_h, p->filter_w, p->input_c);
+    return arm_convolve_wrapper_s8(&ctx, &conv, &quant, &input_dims, input, &filter_dims, filter, &bias_dims,
+                                   bias, &output_dims, output);
+}
+
+static inline int32_t tinyaot_cmsis_depthwise_conv_s8(const struct tinyaot_cmsis_conv_params *p,
+                                               const int32_t *multiplier, const int32_t *shift, void *scratch,
+                                               const int8_t *input, const int8_t *filter, const int32_t *bias,
+                                               int8_t *output)
+{
+    cmsis_nn_per_channel_quant_params quant;
+    cmsis_nn_dw_conv_params conv;
+    cmsis_nn_context ctx;
+    cmsis_nn_dims input_dims, filter_dims, bias_dims, output_dims;
+    quant.multiplier = (int32_t *)multiplier;
+    quant.shift = (int32_t *)shift;
+    conv.input_offset = p->input_offset;
+    conv.output_offset = p->output_offset;
+    conv.ch_mult = p->ch_mult;
+    conv.stride.h = p->stride_h;
+    conv.stride.w = p->stride_w;
+    conv.padding.h = p->pad_h;
+    conv.padding.w = p->pad_w;
+    conv.dilation.h = p->dilation_h;
+    conv.dilation.w = p->dilation_w;
+    conv.activation.min = p->act_min;
+    conv.activation.max = p->act_max;
+    ctx.buf = scratch;
+    ctx.size = 0;
+    tinyaot_cmsis_conv_dims(p, &input_dims, &bias_dims, &output_dims);
+    tinyaot_cmsis_dims(&filter_dims, 1, p->filter_h, p->filter_w, p->output_c);
+    return arm_depthwise_conv_wrapper_s8(&ctx, &conv, &quant, &input_dims, input, &filter_dims, filter,
+                                         &bias_dims, bias, &output_dims, output);
+}
+
+static inline int32_t tinyaot_cmsis_fully_connected_s8(const struct tinyaot_cmsis_fc_params *p,
+                                                const int32_t *multiplier, const int32_t *shift,
+                                                const int8_t *input, const int8_t *filter, const int32_t *bias,
+                                                int8_t *output)
+{
+    cmsis_nn_quant_params quant;
+    cmsis_nn_fc_params fc;
+    cmsis_nn_context ctx;
+    cmsis_nn_dims input_dims, filter_dims, bias_dims, output_dims;
+    quant.multiplier = (int32_t *)multiplier;
+    quant.shift = (int32_t *)shift;
+    quant.is_per_channel = p->per_channel;
+    fc.input_offset = p->input_offset;
+    fc.filter_offset = p->filter_offset;
+    fc.output_offset = p->output_offset;
+    fc.activation.min = p->act_min;
+    fc.activation.max = p->act_max;
+    ctx.buf = NULL; /* kernel sums are only wanted on MVE */
+    ctx.size = 0;
+    tinyaot_cmsis_dims(&input_dims, p->batches, 1, 1, p->accum_depth);
+    tinyaot_cmsis_dims(&filter_dims, p->accum_depth, 1, 1, p->output_depth);
+    tinyaot_cmsis_dims(&bias_dims, 1, 1, 1, p->output_depth);
+    tinyaot_cmsis_dims(&output_dims, p->batches, 1, 1, p->output_depth);
+    return arm_fully_connected_wrapper_s8(&ctx, &fc, &quant, &input_dims, input, &filter_dims, filter,
+                                          &bias_dims, bias, &output_dims, output);
+}
+
+#endif /* TINYAOT_CMSIS_NN_H */
