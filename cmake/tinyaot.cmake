@@ -6,6 +6,7 @@
 #                     [WEIGHTS_SECTION <s>] [ARENA_SECTION <s>]
 #                     [RAM_BUDGET <bytes> [RAM_BUDGET_INCLUDES_IO]]
 #                     [FLASH_BUDGET <bytes>] [BUDGET_NAME <text>]
+#                     [KERNELS portable|cmsis-nn] [CPU <cortex-mN>]
 #                     [GENERATOR_ARGS <arg>...])
 #
 # The generator runs from add_custom_command, so it runs again only when the
@@ -17,9 +18,17 @@
 # arena + state (+ the input and output tensors with RAM_BUDGET_INCLUDES_IO)
 # against RAM_BUDGET, weights against FLASH_BUDGET. Sizes come from <id>.json.
 #
+# KERNELS cmsis-nn lowers what CMSIS-NN supports to Arm's kernels and links
+# CMSIS-NN: the target `cmsis-nn` when the project already has it (Zephyr's
+# module, or your own), else the CMSIS-NN source tree TINYAOT_CMSIS_NN_DIR,
+# built as a subdirectory. CMSIS-NN's code path and scratch sizes depend on the
+# core: CPU names it (default: the -mcpu in the target's compile options, the
+# compiler flags, or Zephyr's GCC_M_CPU).
+#
 # Defaults that an integration (e.g. Zephyr's Kconfig) may set as cache
 # variables: TINYAOT_DEFAULT_ALIGNMENT, TINYAOT_DEFAULT_WEIGHTS_SECTION,
-# TINYAOT_DEFAULT_ARENA_SECTION. Empty means "the generator's default".
+# TINYAOT_DEFAULT_ARENA_SECTION, TINYAOT_DEFAULT_KERNELS. Empty means "the
+# generator's default".
 # TINYAOT_PYTHONPATH overrides where the generator package is found,
 # TINYAOT_PYTHON the interpreter that runs it.
 
@@ -34,6 +43,10 @@ set(TINYAOT_DEFAULT_WEIGHTS_SECTION "" CACHE STRING
     "Linker section for model weights (empty: generator default)")
 set(TINYAOT_DEFAULT_ARENA_SECTION "" CACHE STRING
     "Linker section for the model arena (empty: generator default)")
+set(TINYAOT_DEFAULT_KERNELS "" CACHE STRING
+    "Kernel backend for models without KERNELS: portable or cmsis-nn (empty: portable)")
+set(TINYAOT_CMSIS_NN_DIR "" CACHE PATH
+    "CMSIS-NN source tree (v7.0.0 API) for KERNELS cmsis-nn, when the project has no cmsis-nn target")
 set(TINYAOT_PYTHONPATH "${TINYAOT_ROOT}/python" CACHE PATH
     "Directory holding the tinyaot Python package used as generator")
 
@@ -91,7 +104,7 @@ set_property(GLOBAL PROPERTY TINYAOT_GENERATOR_SOURCES "${TINYAOT_GENERATOR_SOUR
 function(tinyaot_add_model target)
   set(options RAM_BUDGET_INCLUDES_IO)
   set(one MODEL NAME OUTPUT_DIR ALIGNMENT WEIGHTS_SECTION ARENA_SECTION
-          RAM_BUDGET FLASH_BUDGET BUDGET_NAME)
+          RAM_BUDGET FLASH_BUDGET BUDGET_NAME KERNELS CPU)
   set(multi GENERATOR_ARGS)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "${options}" "${one}" "${multi}")
   get_property(python GLOBAL PROPERTY TINYAOT_PYTHON)
@@ -129,7 +142,7 @@ function(tinyaot_add_model target)
   endif()
   set_property(GLOBAL APPEND PROPERTY TINYAOT_MODEL_OUTPUTS "${out}/${ARG_NAME}")
 
-  foreach(opt ALIGNMENT WEIGHTS_SECTION ARENA_SECTION)
+  foreach(opt ALIGNMENT WEIGHTS_SECTION ARENA_SECTION KERNELS)
     if(NOT DEFINED ARG_${opt} AND NOT "${TINYAOT_DEFAULT_${opt}}" STREQUAL "")
       set(ARG_${opt} "${TINYAOT_DEFAULT_${opt}}")
     endif()
@@ -143,6 +156,14 @@ function(tinyaot_add_model target)
   endif()
   if(DEFINED ARG_ARENA_SECTION)
     list(APPEND gen_args --arena-section "${ARG_ARENA_SECTION}")
+  endif()
+  if(DEFINED ARG_KERNELS AND NOT ARG_KERNELS STREQUAL "portable")
+    if(NOT ARG_KERNELS STREQUAL "cmsis-nn")
+      message(FATAL_ERROR "tinyaot_add_model(${target}): KERNELS '${ARG_KERNELS}' must be portable or cmsis-nn")
+    endif()
+    _tinyaot_target_cpu(${target} ARG_CPU)
+    _tinyaot_link_cmsis_nn(${target})
+    list(APPEND gen_args --kernels cmsis-nn --cpu "${ARG_CPU}")
   endif()
   list(APPEND gen_args ${ARG_GENERATOR_ARGS})
 
@@ -189,4 +210,43 @@ function(tinyaot_add_model target)
     # Listing the stamp as a source makes the target depend on it (nothing compiles it).
     target_sources(${target} PRIVATE "${stamp}")
   endif()
+endfunction()
+
+# The core the code is built for, from -mcpu=, unless CPU was given.
+function(_tinyaot_target_cpu target out_var)
+  if(${out_var})
+    return()
+  endif()
+  get_target_property(options ${target} COMPILE_OPTIONS)
+  set(flags "${options} ${CMAKE_C_FLAGS}")
+  if(flags MATCHES "-mcpu=([a-z0-9+.-]+)")
+    string(REGEX REPLACE "\\+.*" "" cpu "${CMAKE_MATCH_1}")  # cortex-m33+nodsp -> cortex-m33
+  elseif(DEFINED GCC_M_CPU)
+    set(cpu "${GCC_M_CPU}")
+  else()
+    message(FATAL_ERROR "tinyaot_add_model(${target}): KERNELS cmsis-nn needs the core it runs on "
+                        "(CMSIS-NN's code path and buffer sizes depend on it): pass CPU cortex-m<N>")
+  endif()
+  set(${out_var} "${cpu}" PARENT_SCOPE)
+endfunction()
+
+# Links CMSIS-NN into target: the project's cmsis-nn target, else TINYAOT_CMSIS_NN_DIR's.
+function(_tinyaot_link_cmsis_nn target)
+  get_property(provided GLOBAL PROPERTY TINYAOT_CMSIS_NN_PROVIDED)
+  if(provided)  # e.g. Zephyr's CMSIS-NN module, which adds its library to the app itself
+    return()
+  endif()
+  if(NOT TARGET cmsis-nn)
+    if(NOT EXISTS "${TINYAOT_CMSIS_NN_DIR}/Include/arm_nnfunctions.h")
+      message(FATAL_ERROR "tinyaot_add_model(${target}): KERNELS cmsis-nn needs CMSIS-NN: set "
+                          "TINYAOT_CMSIS_NN_DIR to a CMSIS-NN source tree (v7.0.0, "
+                          "github.com/ARM-software/CMSIS-NN); it is '${TINYAOT_CMSIS_NN_DIR}'")
+    endif()
+    add_subdirectory("${TINYAOT_CMSIS_NN_DIR}" "${CMAKE_BINARY_DIR}/tinyaot-cmsis-nn" EXCLUDE_FROM_ALL)
+    # Built for the same core as the target: its machine flags (-mcpu, -mthumb, -mfloat-abi).
+    get_target_property(options ${target} COMPILE_OPTIONS)
+    list(FILTER options INCLUDE REGEX "^-m")
+    target_compile_options(cmsis-nn PRIVATE ${options})
+  endif()
+  target_link_libraries(${target} PRIVATE cmsis-nn)
 endfunction()

@@ -37,16 +37,21 @@ def check_against_tflm(dev, model_path, calls, seed, reset_between):
     return figures
 
 
+def fitting_firmware(target, board, name, path, kernels="portable"):
+    """The firmware for a model, with its inputs in the arena if that is what it takes to fit."""
+    try:
+        return target.firmware(board, name=name, model=path, kernels=kernels)
+    except harness.ModelTooBig:
+        try:  # less RAM: the inputs inside the arena
+            return target.firmware(board, name=name, model=path, inputs_in_arena=True, kernels=kernels)
+        except harness.ModelTooBig as exc:
+            pytest.skip(f"does not fit {board}: {exc}")
+
+
 def test_bit_exact(target, target_model):
     board, name, path = target_model
     path = path or shared_model(name)
-    try:
-        fw = target.firmware(board, name=name, model=path)
-    except harness.ModelTooBig:
-        try:  # less RAM: the inputs inside the arena
-            fw = target.firmware(board, name=name, model=path, inputs_in_arena=True)
-        except harness.ModelTooBig as exc:
-            pytest.skip(f"does not fit {board}: {exc}")
+    fw = fitting_firmware(target, board, name, path)
     with target.open(fw, run_timeout=300) as dev:
         info = dev.info()
         assert info.name == name
@@ -60,6 +65,16 @@ def test_bit_exact(target, target_model):
         # The same code on the same emulated core: cost must not depend on data much,
         # and it must have been counted at all.
         assert min(f.cycles for f in figures) > 0
+
+
+def test_bit_exact_with_cmsis_nn(target, target_model, cmsis_nn):
+    """The same with Arm's CMSIS-NN kernels (built for the board's core) where they apply."""
+    board, name, path = target_model
+    path = path or shared_model(name)
+    fw = fitting_firmware(target, board, name, path, kernels="cmsis-nn")
+    assert fw.model_json()["kernels"] == "cmsis-nn"
+    with target.open(fw, run_timeout=300) as dev:
+        check_against_tflm(dev, path, 5, SEED, reset_between=dev.info().state_size == 0)
 
 
 def test_keyword_scrambled_keeps_state(target, boards):

@@ -86,12 +86,14 @@ def _cached(cache_file, key):
 
 
 def build_firmware(board, model=None, name=None, test_mode=None, build_root=None,
-                   cmake_args=(), jobs=None, inputs_in_arena=False):
+                   cmake_args=(), jobs=None, inputs_in_arena=False, kernels="portable"):
     """Configure (first time only) and build; returns a Firmware.
 
     Either model (path to .tflite) and name (C identifier), or test_mode
     (echo, fault, garbage, hang, spin) for the runner's stand-in model.
     inputs_in_arena: generate with --inputs-in-arena (inputs share the arena).
+    kernels: the generator's kernel backend; "cmsis-nn" builds CMSIS-NN from
+    TINYAOT_CMSIS_NN_DIR (environment).
     Raises ModelTooBig when the model does not fit the board, BuildError otherwise.
     """
     if board not in boards():
@@ -102,10 +104,14 @@ def build_firmware(board, model=None, name=None, test_mode=None, build_root=None
     else:
         if not model or not name:
             raise ValueError("build_firmware needs model and name, or test_mode")
-        label = name + ("-inputs_in_arena" if inputs_in_arena else "")
+        label = name + ("-inputs_in_arena" if inputs_in_arena else "") + \
+            ("" if kernels == "portable" else f"-{kernels}")
         defs = {"TINYAOT_RUNNER_TEST": "", "TINYAOT_MODEL": str(Path(model).resolve()),
                 "TINYAOT_MODEL_NAME": name,
-                "TINYAOT_RUNNER_INPUTS_IN_ARENA": "ON" if inputs_in_arena else "OFF"}
+                "TINYAOT_RUNNER_INPUTS_IN_ARENA": "ON" if inputs_in_arena else "OFF",
+                "TINYAOT_RUNNER_KERNELS": kernels}
+        if kernels == "cmsis-nn":
+            defs["TINYAOT_CMSIS_NN_DIR"] = os.environ.get("TINYAOT_CMSIS_NN_DIR", "")
     defs["BOARD"] = board
     build_dir = Path(build_root or DEFAULT_BUILD_ROOT) / board / label
     cache = build_dir / "CMakeCache.txt"
