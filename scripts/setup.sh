@@ -14,6 +14,8 @@ command -v cmake >/dev/null || need_apt+=(cmake)
 command -v ninja >/dev/null || need_apt+=(ninja-build)
 command -v dtc >/dev/null || need_apt+=(device-tree-compiler)
 command -v cc >/dev/null || need_apt+=(gcc)
+# Test firmwares rebuild the same library sources (CMSIS-NN) per model: ccache compiles them once.
+command -v ccache >/dev/null || need_apt+=(ccache)
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
 if [ ${#need_apt[@]} -gt 0 ]; then

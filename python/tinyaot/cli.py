@@ -7,8 +7,7 @@ import tempfile
 import time
 
 from tinyaot import __version__
-from tinyaot.backends import KERNEL_BACKENDS
-from tinyaot.backends.cmsis_nn import CPU_ARCH
+from tinyaot.backends import CPU_ARCH, KERNEL_BACKENDS
 from tinyaot.errors import TinyAotError
 
 

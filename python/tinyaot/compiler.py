@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 
 from collections import Counter
 
-from tinyaot.backends import KERNEL_BACKENDS, cmsis_nn
+from tinyaot.backends import CPU_ARCH, KERNEL_BACKENDS, cmsis_nn
 from tinyaot.errors import TinyAotError, UnsupportedError
 from tinyaot.frontend.tflite_reader import read_tflite
 from tinyaot.ops import LOWERINGS, VIEW_OPS
@@ -73,8 +73,8 @@ def check_options(options):
         raise TinyAotError(f"alignment {a} is below 4, the alignment of int32 tensors")
     if options.kernels not in KERNEL_BACKENDS:
         raise TinyAotError(f"kernels '{options.kernels}' is not a backend (have: {', '.join(KERNEL_BACKENDS)})")
-    if options.cpu not in cmsis_nn.CPU_ARCH:
-        raise TinyAotError(f"cpu '{options.cpu}' is not supported (have: {', '.join(cmsis_nn.CPU_ARCH)}; "
+    if options.cpu not in CPU_ARCH:
+        raise TinyAotError(f"cpu '{options.cpu}' is not supported (have: {', '.join(CPU_ARCH)}; "
                            "Helium (MVE) cores are not)")
 
 

@@ -6,3 +6,10 @@ calls with its own or keeps the portable ones, saying why.
 """
 
 KERNEL_BACKENDS = ("portable", "cmsis-nn")
+
+# -mcpu name -> CMSIS-NN code path (its ARM_MATH_DSP / ARM_MATH_MVEI follow
+# __ARM_FEATURE_DSP / __ARM_FEATURE_MVE). Helium (MVE) cores are not offered.
+CPU_ARCH = {
+    "cortex-m0": "scalar", "cortex-m0plus": "scalar", "cortex-m1": "scalar", "cortex-m3": "scalar",
+    "cortex-m4": "dsp", "cortex-m7": "dsp", "cortex-m33": "dsp", "cortex-m35p": "dsp",
+}

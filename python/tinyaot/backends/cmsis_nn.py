@@ -12,15 +12,11 @@ arm_depthwise_conv_get_buffer_sizes_s8.c (tests compare them with CMSIS-NN's own
 
 import numpy as np
 
+from tinyaot.backends import CPU_ARCH
 from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, ScratchRef, TensorRef
 from tinyaot.ops.conv import window_geometry
 from tinyaot.quant import per_channel_multipliers
 
-# -mcpu name -> CMSIS-NN code path (ARM_MATH_DSP / ARM_MATH_MVEI follow __ARM_FEATURE_DSP/MVE).
-CPU_ARCH = {
-    "cortex-m0": "scalar", "cortex-m0plus": "scalar", "cortex-m1": "scalar", "cortex-m3": "scalar",
-    "cortex-m4": "dsp", "cortex-m7": "dsp", "cortex-m33": "dsp", "cortex-m35p": "dsp",
-}
 HEADER = "tinyaot_cmsis_nn.h"
 
 

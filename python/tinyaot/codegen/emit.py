@@ -8,7 +8,7 @@ import jinja2
 import numpy as np
 
 from tinyaot import __version__
-from tinyaot.backends import cmsis_nn
+from tinyaot.backends import CPU_ARCH, cmsis_nn
 from tinyaot.codegen.c_literals import c_array_body, c_comment, c_float, c_int, c_string, c_value
 from tinyaot.errors import TinyAotError
 from tinyaot.ir import DTYPES
@@ -200,7 +200,7 @@ class _CodegenContext:
             "alignment": opts.alignment, "weights_section": opts.weights_section,
             "arena_section": opts.arena_section, "inputs_in_arena": opts.inputs_in_arena,
             "kernels": kernel_headers(self.headers),
-            "cmsis_nn_arch": (cmsis_nn.CPU_ARCH[opts.cpu] if cmsis_nn.HEADER in self.headers else None),
+            "cmsis_nn_arch": (CPU_ARCH[opts.cpu] if cmsis_nn.HEADER in self.headers else None),
             "cpu": opts.cpu,
             "weights": self._weights(), "params": self.params, "steps": self.steps,
         }

@@ -8,6 +8,7 @@ nothing changed.
 import json
 import os
 import re
+import shutil
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -113,6 +114,8 @@ def build_firmware(board, model=None, name=None, test_mode=None, build_root=None
         if kernels == "cmsis-nn":
             defs["TINYAOT_CMSIS_NN_DIR"] = os.environ.get("TINYAOT_CMSIS_NN_DIR", "")
     defs["BOARD"] = board
+    if shutil.which("ccache"):  # every model's firmware compiles the same runner and library sources
+        defs["CMAKE_C_COMPILER_LAUNCHER"] = "ccache"
     build_dir = Path(build_root or DEFAULT_BUILD_ROOT) / board / label
     cache = build_dir / "CMakeCache.txt"
     stale = not (build_dir / "build.ninja").exists() or any(
