@@ -56,8 +56,9 @@ def test_sub_output_scale_too_small(tmp_path):
 
 @pytest.mark.parametrize("op", ["MAXIMUM", "MINIMUM"])
 def test_maximum_minimum_with_differing_quantization(tmp_path, op):
-    with pytest.raises(TinyAotError, match=rf"operator 0 \({op}\): tensor 'a': quantization \(scale 0.1, zero "
-                                           r"point 0\) differs from the output's \(0.2, 0\): TFLM would compare"):
+    with pytest.raises(TinyAotError, match=rf"operator 0 \({op}\): tensor 'a': input 0 quantization \(scale 0.1, "
+                                           r"zero point 0\) differs from the output's \(scale 0.2, zero point 0\); "
+                                           r"TFLM would compare"):
         compile_bytes(tmp_path, binary_model(op, [4], [4], [4], out_scale=0.2))
 
 

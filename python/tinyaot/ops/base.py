@@ -95,6 +95,13 @@ class LowerContext:
         self.expect(per_channel_ok or not tensor.quant.per_channel,
                     "per-channel quantization is not supported here", tensor.index)
 
+    def expect_same_quantization(self, tensor, out, what, why):
+        """tensor's scale and zero point equal out's: for operators that move stored values."""
+        self.expect_quantized(tensor)
+        self.expect(float(tensor.scale) == float(out.scale) and tensor.zero_point == out.zero_point,
+                    f"{what} quantization (scale {tensor.scale!s}, zero point {tensor.zero_point}) differs from "
+                    f"the output's (scale {out.scale!s}, zero point {out.zero_point}); {why}", tensor.index)
+
     def expect_constant(self, tensor):
         self.expect(tensor.is_constant, "must be a constant tensor (it is computed at run time)", tensor.index)
 

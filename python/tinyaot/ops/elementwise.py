@@ -47,19 +47,25 @@ def broadcast_table(shape_a, shape_b, out_shape):
             s[d] = step if ext[d] != 1 else 0
             step *= ext[d]
         strides.append(s)
-    # Dimensions of size 1 are not walked at all.
-    keep = [d for d in range(rank) if dims[d] != 1]
+    dims, (sa, sb) = merge_dims(dims, strides)
+    return dims, sa, sb
+
+
+def merge_dims(dims, stride_lists):
+    """(dims, stride_lists) with dimensions of size 1 dropped (they are not walked)
+    and adjacent dimensions merged where every stride list steps through them
+    as through one longer dimension."""
+    keep = [d for d in range(len(dims)) if dims[d] != 1]
     dims = [dims[d] for d in keep] or [1]
-    sa = [strides[0][d] for d in keep] or [0]
-    sb = [strides[1][d] for d in keep] or [0]
+    stride_lists = [[s[d] for d in keep] or [0] for s in stride_lists]
     d = len(dims) - 2
     while d >= 0:
-        if sa[d] == sa[d + 1] * dims[d + 1] and sb[d] == sb[d + 1] * dims[d + 1]:
+        if all(s[d] == s[d + 1] * dims[d + 1] for s in stride_lists):
             dims[d:d + 2] = [dims[d] * dims[d + 1]]
-            sa[d:d + 2] = [sa[d + 1]]
-            sb[d:d + 2] = [sb[d + 1]]
+            for s in stride_lists:
+                s[d:d + 2] = [s[d + 1]]
         d -= 1
-    return dims, sa, sb
+    return dims, stride_lists
 
 
 def _common(ctx):

@@ -22,12 +22,8 @@ def _lower(ctx, maximum):
     for t in (a, b):
         ctx.expect(t.dtype == out.dtype, f"dtype {t.dtype} differs from the output's {out.dtype}", t.index)
     if out.dtype in ("int8", "int16"):
-        for t in (a, b):
-            ctx.expect_quantized(t)
-            ctx.expect(float(t.scale) == float(out.scale) and t.zero_point == out.zero_point,
-                       f"quantization (scale {t.scale:g}, zero point {t.zero_point}) differs from the output's "
-                       f"({out.scale:g}, {out.zero_point}): TFLM would compare the stored values as they are",
-                       t.index)
+        for k, t in enumerate((a, b)):
+            ctx.expect_same_quantization(t, out, f"input {k}", "TFLM would compare the stored values as they are")
     shape = checked_broadcast(ctx, a, b, out)
     dims, sa, sb = broadcast_table(a.shape, b.shape, shape)
     params = ParamStruct("struct tinyaot_maximum_minimum_params", {

@@ -16,11 +16,7 @@ MAX_PAD_DIMS = 5  # reference_ops::PadKernelMaxDimensionCount()
 
 
 def _same_quantization(ctx, t, out, what):
-    ctx.expect_quantized(t)
-    ctx.expect(float(t.scale) == float(out.scale) and t.zero_point == out.zero_point,
-               f"{what} quantization (scale {t.scale!s}, zero point {t.zero_point}) differs from "
-               f"the output's (scale {out.scale!s}, zero point {out.zero_point}); "
-               "TFLM's int8 kernel does not rescale, so it requires them equal", t.index)
+    ctx.expect_same_quantization(t, out, what, "TFLM's int8 kernel does not rescale, so it requires them equal")
 
 
 def lower_concatenation(ctx):
