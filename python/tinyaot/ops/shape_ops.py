@@ -1,4 +1,4 @@
-"""CONCATENATION and PAD/PADV2: operators that only move int8 values around.
+"""CONCATENATION, PACK and PAD/PADV2: operators that only move values around.
 
 TFLM copies bytes for both (reference_ops::Concatenation, reference_ops::Pad);
 no value is rescaled. For int8 CONCATENATION, TFLM's Prepare rejects inputs
@@ -9,6 +9,7 @@ invent a rescaling TFLM does not have.
 import numpy as np
 
 from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, TensorRef
+from tinyaot.ops.strided_copy import expect_moved_values
 
 MAX_CONCAT_INPUTS = 10  # TFLM's kMaxInputNum
 MAX_CONCAT_DIMS = 6  # RuntimeShape::kMaxSmallSize
@@ -45,14 +46,20 @@ def lower_concatenation(ctx):
     ctx.expect(total == out.shape[axis],
                f"inputs add up to {total} along axis {axis}, but the output has {out.shape[axis]}", out.index)
 
-    # Every input is a [outer, dim * inner] block; its rows go side by side in the output.
+    return _side_by_side(inputs, [t.shape[axis] for t in inputs], out, axis)
+
+
+def _side_by_side(inputs, lengths, out, axis):
+    """Calls that place inputs one after another along the output's axis,
+    input k taking lengths[k] places there."""
+    # Every input is a [outer, length * inner] block; its rows go side by side in the output.
     outer = int(np.prod(out.shape[:axis], dtype=np.int64))
     inner = int(np.prod(out.shape[axis + 1:], dtype=np.int64)) * out.itemsize
     row = out.shape[axis] * inner
     calls, offset = [], 0
-    for t in inputs:
-        width = t.shape[axis] * inner
-        if width:
+    for t, length in zip(inputs, lengths):
+        width = length * inner
+        if width and outer:
             calls.append(KernelCall("tinyaot_concat", [ParamStruct("struct tinyaot_concat_params", {
                 "rows": outer,
                 "row_bytes": width,
@@ -61,6 +68,28 @@ def lower_concatenation(ctx):
             }), TensorRef(t.index), TensorRef(out.index)]))
         offset += width
     return calls
+
+
+def lower_pack(ctx):
+    """PACK: reference_ops::Pack copies each input to its place along a new axis,
+    a concatenation of the inputs with a dimension of 1 added there."""
+    out = ctx.output()
+    inputs = [ctx.input(k) for k in range(len(ctx.op.inputs))]
+    ctx.expect(len(inputs) >= 1 and len(inputs) == ctx.op.options.get("values_count", len(inputs)),
+               f"has {len(inputs)} inputs but values_count {ctx.op.options.get('values_count')}")
+    for t in inputs:
+        expect_moved_values(ctx, t, [out], ("int8", "int16", "int32", "float32"))
+    shape = list(inputs[0].shape)
+    rank = len(shape) + 1
+    axis = int(ctx.op.options.get("axis", 0))
+    ctx.expect(-rank <= axis < rank, f"axis {axis} is out of range for output rank {rank}")
+    axis = axis + rank if axis < 0 else axis
+    for k, t in enumerate(inputs):
+        ctx.expect(list(t.shape) == shape, f"input {k} shape {list(t.shape)} differs from input 0's {shape}",
+                   t.index)
+    expected = shape[:axis] + [len(inputs)] + shape[axis:]
+    ctx.expect(list(out.shape) == expected, f"output shape {list(out.shape)} should be {expected}", out.index)
+    return _side_by_side(inputs, [1] * len(inputs), out, axis)
 
 
 def lower_pad(ctx):
@@ -124,4 +153,4 @@ def lower_pad(ctx):
         ParamArray("int32_t", np.array(strides, np.int32)), TensorRef(inp.index), TensorRef(out.index)])]
 
 
-OPS = {"CONCATENATION": lower_concatenation, "PAD": lower_pad, "PADV2": lower_pad}
+OPS = {"CONCATENATION": lower_concatenation, "PACK": lower_pack, "PAD": lower_pad, "PADV2": lower_pad}

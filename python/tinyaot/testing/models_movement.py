@@ -1,0 +1,149 @@
+"""Test models: operators that only move values (SLICE, STRIDED_SLICE, SPLIT,
+SPLIT_V, UNPACK, PACK, TRANSPOSE, SPACE_TO_DEPTH, DEPTH_TO_SPACE), in every
+dtype TFLM takes for them. Each case is a model output, compared with TFLM."""
+
+import numpy as np
+
+from tinyaot.modelbuilder import ModelBuilder
+from tinyaot.testing.catalog import test_model
+
+Q8 = dict(scale=0.05, zero_point=-3)
+Q16 = dict(scale=0.001, zero_point=0)
+
+
+def _quant(dtype):
+    return {"int8": Q8, "int16": Q16}.get(dtype, {})
+
+
+def _tensor(mb, dtype, shape):
+    return mb.tensor(f"y{len(mb.tensors)}", dtype, shape, **_quant(dtype))
+
+
+def _out(mb, dtype, shape):
+    return mb.output(_tensor(mb, dtype, shape))
+
+
+def _ints(mb, values):
+    return mb.const(f"c{len(mb.tensors)}", np.array(values, np.int32))
+
+
+def _slice(mb, x, dtype, begin, size, shape):
+    y = _out(mb, dtype, shape)
+    mb.op("SLICE", [x, _ints(mb, begin), _ints(mb, size)], [y], "SliceOptions")
+
+
+def _strided(mb, x, dtype, begin, end, strides, shape, **masks):
+    y = _out(mb, dtype, shape)
+    mb.op("STRIDED_SLICE", [x, _ints(mb, begin), _ints(mb, end), _ints(mb, strides)], [y],
+          "StridedSliceOptions", **masks)
+
+
+@test_model("slices")
+def slices():
+    """SLICE with a -1 size and STRIDED_SLICE with negative strides, negative
+    begin/end, begin/end masks and a shrunk axis; int8, int16, int32, float32."""
+    mb = ModelBuilder()
+    x = mb.input("x", "int8", [2, 5, 6, 3], **Q8)
+    _slice(mb, x, "int8", [0, 1, 2, 0], [2, 3, -1, 2], [2, 3, 4, 2])
+    _slice(mb, x, "int8", [1, 4, 0, 2], [1, 1, 6, 1], [1, 1, 6, 1])
+    _strided(mb, x, "int8", [1, 4, 1, 0], [2, 0, 6, 3], [1, -1, 2, 1], [4, 3, 3], shrink_axis_mask=1)
+    _strided(mb, x, "int8", [0, -2, -1, 0], [0, 5, 0, 0], [1, 1, -2, 2], [2, 2, 3, 2],
+             begin_mask=0b1001, end_mask=0b1001)
+    _strided(mb, x, "int8", [0, 0, 0, 1], [2, 5, 6, 2], [1, 2, 5, 1], [2, 3, 2], shrink_axis_mask=0b1000)
+    h = mb.input("h", "int16", [4, 7], **Q16)
+    _slice(mb, h, "int16", [1, 2], [3, 4], [3, 4])
+    _strided(mb, h, "int16", [3, 6], [-5, -8], [-1, -3], [4, 3])
+    i = mb.input("i", "int32", [3, 4, 2])
+    _slice(mb, i, "int32", [1, 0, 1], [-1, 3, 1], [2, 3, 1])
+    _strided(mb, i, "int32", [0, 1, 0], [3, 4, 2], [2, 2, 1], [2, 2, 2])
+    f = mb.input("f", "float32", [4, 6])
+    _slice(mb, f, "float32", [2, 1], [2, 5], [2, 5])
+    _strided(mb, f, "float32", [-1, 0], [0, 6], [-1, 3], [4, 2], end_mask=0b01)
+    return mb.build()
+
+
+@test_model("splits")
+def splits():
+    """SPLIT (the channel axis, a negative axis, axis 0) and SPLIT_V (a -1 size,
+    axis 0 and 1); int8, int32, float32."""
+    mb = ModelBuilder()
+
+    def split(x, dtype, axis, n, shape):
+        ys = [_out(mb, dtype, shape) for _ in range(n)]
+        mb.op("SPLIT", [_ints(mb, axis), x], ys, "SplitOptions", num_splits=n)
+
+    def split_v(x, dtype, sizes, axis, shapes):
+        ys = [_out(mb, dtype, s) for s in shapes]
+        mb.op("SPLIT_V", [x, _ints(mb, sizes), _ints(mb, axis)], ys, "SplitVOptions", num_splits=len(ys))
+
+    x = mb.input("x", "int8", [1, 4, 4, 6], **Q8)
+    split(x, "int8", 3, 3, [1, 4, 4, 2])
+    split(x, "int8", -3, 2, [1, 2, 4, 6])
+    f = mb.input("f", "float32", [5, 4])
+    split_v(f, "float32", [2, -1, 1], [0], [[2, 4], [2, 4], [1, 4]])
+    i = mb.input("i", "int32", [6, 3])
+    split_v(i, "int32", [1, 2], [1], [[6, 1], [6, 2]])
+    split(i, "int32", 0, 3, [2, 3])
+    return mb.build()
+
+
+@test_model("packs_unpacks")
+def packs_unpacks():
+    """UNPACK on the first, a middle and the last axis, PACK on the first, a
+    middle and the last (as -1) axis; int8, int16, float32."""
+    mb = ModelBuilder()
+
+    def unpack(x, dtype, axis, n, shape, keep=True):
+        ys = [(_out if keep else _tensor)(mb, dtype, shape) for _ in range(n)]
+        mb.op("UNPACK", [x], ys, "UnpackOptions", num=n, axis=axis)
+        return ys
+
+    def pack(xs, dtype, axis, shape):
+        y = _out(mb, dtype, shape)
+        mb.op("PACK", xs, [y], "PackOptions", values_count=len(xs), axis=axis)
+
+    x = mb.input("x", "int8", [1, 4, 4, 6], **Q8)
+    channels = unpack(x, "int8", 3, 6, [1, 4, 4], keep=False)
+    pack(channels[1:4], "int8", 1, [1, 3, 4, 4])
+    pack(channels[4:], "int8", -1, [1, 4, 4, 2])
+    f = mb.input("f", "float32", [5, 4])
+    rows = unpack(f, "float32", 0, 5, [4])
+    pack(rows[::2], "float32", 0, [3, 4])
+    h = mb.input("h", "int16", [3, 2, 4], **Q16)
+    cols = unpack(h, "int16", 1, 2, [3, 4])
+    pack(cols, "int16", 2, [3, 4, 2])
+    return mb.build()
+
+
+@test_model("transposes")
+def transposes():
+    """TRANSPOSE of 2-D to 5-D tensors (NHWC to NCHW, a full reversal);
+    SPACE_TO_DEPTH and DEPTH_TO_SPACE with block sizes 2 and 3;
+    int8, int16, float32."""
+    mb = ModelBuilder()
+
+    def transpose(x, dtype, perm, shape):
+        y = _out(mb, dtype, shape)
+        mb.op("TRANSPOSE", [x, _ints(mb, perm)], [y], "TransposeOptions")
+
+    def block_op(op, x, dtype, block, shape):
+        y = _out(mb, dtype, shape)
+        options = "SpaceToDepthOptions" if op == "SPACE_TO_DEPTH" else "DepthToSpaceOptions"
+        mb.op(op, [x], [y], options, block_size=block)
+
+    x = mb.input("x", "int8", [1, 4, 6, 3], **Q8)
+    transpose(x, "int8", [0, 3, 1, 2], [1, 3, 4, 6])
+    transpose(x, "int8", [2, 1, 3, 0], [6, 4, 3, 1])
+    block_op("SPACE_TO_DEPTH", x, "int8", 2, [1, 2, 3, 12])
+    d = mb.input("d", "int8", [2, 2, 3, 8], **Q8)
+    block_op("DEPTH_TO_SPACE", d, "int8", 2, [2, 4, 6, 2])
+    s = mb.input("s", "int8", [2, 3, 1, 2, 2], **Q8)
+    transpose(s, "int8", [4, 3, 2, 1, 0], [2, 2, 1, 3, 2])
+    h = mb.input("h", "int16", [2, 3, 4], **Q16)
+    transpose(h, "int16", [2, 0, 1], [4, 2, 3])
+    f = mb.input("f", "float32", [1, 6, 3, 2])
+    transpose(f, "float32", [1, 0, 3, 2], [6, 1, 2, 3])
+    block_op("SPACE_TO_DEPTH", f, "float32", 3, [1, 2, 1, 18])
+    g = mb.input("g", "float32", [1, 2, 2, 9])
+    block_op("DEPTH_TO_SPACE", g, "float32", 3, [1, 6, 6, 1])
+    return mb.build()
