@@ -108,17 +108,18 @@ def _split_along(ctx, inp, outs, axis, sizes):
     return calls
 
 
-def _outputs(ctx):
-    return [ctx.output(k) for k in range(len(ctx.op.outputs))]
+def _split_operands(ctx, input_k, axis_k):
+    """SPLIT's and SPLIT_V's input, outputs and constant axis (from input axis_k)."""
+    inp, outs = ctx.input(input_k), [ctx.output(k) for k in range(len(ctx.op.outputs))]
+    expect_moved_values(ctx, inp, outs, ("int8", "int16", "int32", "float32"))
+    axis_values = constant_ints(ctx, ctx.input(axis_k))
+    ctx.expect(len(axis_values) == 1, "axis must be a single value", ctx.op.inputs[axis_k])
+    return inp, outs, _axis(ctx, axis_values[0], len(inp.shape), ctx.op.inputs[axis_k])
 
 
 def lower_split(ctx):
     ctx.expect(len(ctx.op.inputs) == 2, f"expects 2 inputs (axis, input), has {len(ctx.op.inputs)}")
-    inp, outs = ctx.input(1), _outputs(ctx)
-    expect_moved_values(ctx, inp, outs, ("int8", "int16", "int32", "float32"))
-    axis_values = constant_ints(ctx, ctx.input(0))
-    ctx.expect(len(axis_values) == 1, "axis must be a single value", ctx.op.inputs[0])
-    axis = _axis(ctx, axis_values[0], len(inp.shape), ctx.op.inputs[0])
+    inp, outs, axis = _split_operands(ctx, 1, 0)
     n = len(outs)
     ctx.expect(n == ctx.op.options.get("num_splits", n) and inp.shape[axis] % n == 0,
                f"{inp.shape[axis]} values along axis {axis} do not split into {n} equal parts", inp.index)
@@ -127,11 +128,7 @@ def lower_split(ctx):
 
 def lower_split_v(ctx):
     ctx.expect(len(ctx.op.inputs) == 3, f"expects 3 inputs (input, size_splits, axis), has {len(ctx.op.inputs)}")
-    inp, outs = ctx.input(0), _outputs(ctx)
-    expect_moved_values(ctx, inp, outs, ("int8", "int16", "int32", "float32"))
-    axis_values = constant_ints(ctx, ctx.input(2))
-    ctx.expect(len(axis_values) == 1, "axis must be a single value", ctx.op.inputs[2])
-    axis = _axis(ctx, axis_values[0], len(inp.shape), ctx.op.inputs[2])
+    inp, outs, axis = _split_operands(ctx, 0, 2)
     sizes = constant_ints(ctx, ctx.input(1))
     ctx.expect(len(sizes) == len(outs), f"{len(sizes)} split sizes for {len(outs)} outputs", ctx.op.inputs[1])
     if sizes.count(-1) == 1:  # the one -1 takes what the others leave
@@ -142,7 +139,7 @@ def lower_split_v(ctx):
 
 
 def lower_unpack(ctx):
-    inp, outs = ctx.input(0), _outputs(ctx)
+    inp, outs = ctx.input(0), [ctx.output(k) for k in range(len(ctx.op.outputs))]
     expect_moved_values(ctx, inp, outs, ("int8", "int16", "int32", "float32"))
     rank = len(inp.shape)
     axis = _axis(ctx, int(ctx.op.options.get("axis", 0)), rank)
