@@ -1,0 +1,71 @@
+"""Which backend each operator gets with --kernels cmsis-nn, and why, as the JSON and inspect say."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tinyaot.codegen.emit import emit
+from tinyaot.compiler import Options, compile_model
+from tinyaot.errors import TinyAotError
+
+
+def operators(path, tmp_path, **options):
+    emit(compile_model(path, Options("m", **options)), tmp_path)
+    return json.loads((tmp_path / "m.json").read_text())["operators"]
+
+
+def test_grouped_convolution_stays_portable_with_the_reason(own_model, tmp_path):
+    ops = operators(own_model("conv_grouped"), tmp_path, kernels="cmsis-nn")
+    convs = [op for op in ops if op["type"] == "CONV_2D"]
+    grouped = [op for op in convs if op["backend"] == "portable"]
+    assert grouped and all(op["backend_reason"].startswith("3 groups: kept portable") for op in grouped)
+    assert all(op["kernels"] == ["tinyaot_conv2d_s8"] for op in grouped)
+
+
+def test_portable_backend_names_no_reasons(own_model, tmp_path):
+    ops = operators(own_model("mini_mobilenet"), tmp_path)
+    assert {op["backend"] for op in ops} <= {"portable", "view"}
+    assert all(op["backend_reason"] is None for op in ops)
+    assert not any(k.startswith("tinyaot_cmsis_") for op in ops for k in op["kernels"])
+
+
+def test_cmsis_nn_takes_convolutions_and_says_why_others_stay(own_model, tmp_path):
+    ops = operators(own_model("mini_mobilenet"), tmp_path, kernels="cmsis-nn", cpu="cortex-m0")
+    by_type = {op["type"]: op for op in ops}
+    assert by_type["DEPTHWISE_CONV_2D"]["kernels"] == ["tinyaot_cmsis_depthwise_conv_s8"]
+    assert by_type["DEPTHWISE_CONV_2D"]["backend"] == "cmsis-nn"
+    for op in ops:
+        if op["backend"] == "portable":
+            assert op["backend_reason"], op
+
+
+def test_inspect_prints_the_reason(own_model):
+    result = subprocess.run([sys.executable, "-m", "tinyaot", "inspect", str(own_model("conv_grouped")),
+                             "--kernels", "cmsis-nn"], capture_output=True, text=True,
+                            env=dict(os.environ, PYTHONPATH=str(Path(__file__).parents[2] / "python")))
+    assert result.returncode == 0, result.stderr
+    assert "portable: 3 groups: kept portable, since CMSIS-NN's buffer size query" in result.stdout
+
+
+@pytest.mark.parametrize("options,message", [
+    ({"kernels": "arm"}, "kernels 'arm' is not a backend (have: portable, cmsis-nn)"),
+    ({"kernels": "cmsis-nn", "cpu": "cortex-m55"}, "cpu 'cortex-m55' is not supported"),
+])
+def test_bad_backend_options_are_named(own_model, options, message):
+    with pytest.raises(TinyAotError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        compile_model(own_model("fc_relu_per_tensor"), Options("m", **options))
+
+
+def test_dsp_core_gets_a_guard_against_other_cores(own_model, tmp_path, cmsis_nn):
+    """CMSIS-NN's DSP paths want other buffers than its scalar ones: the .c refuses the wrong core."""
+    model = compile_model(own_model("depthwise_dilation_strides"), Options("m", kernels="cmsis-nn", cpu="cortex-m4"))
+    emit(model, tmp_path)
+    c = (tmp_path / "m.c").read_text()
+    assert "#if !(defined(__ARM_FEATURE_DSP) && (__ARM_FEATURE_DSP == 1))" in c
+    result = subprocess.run(["gcc", "-fsyntax-only", "-I", str(tmp_path), "-isystem", str(cmsis_nn / "Include"),
+                             str(tmp_path / "m.c")], capture_output=True, text=True)
+    assert "generated with --cpu cortex-m4" in result.stderr
