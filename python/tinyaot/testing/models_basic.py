@@ -6,7 +6,8 @@ from tinyaot.modelbuilder import ModelBuilder, bias_for, random_int8
 from tinyaot.testing.catalog import test_model
 
 
-def _fc(mb, rng, x, in_scale, units, in_depth, out_shape, out_scale, out_zp, act=0, per_channel=False, bias=True):
+def fc(mb, rng, x, in_scale, units, in_depth, out_shape, out_scale, out_zp, act=0, per_channel=False, bias=True):
+    """Adds a FULLY_CONNECTED from x (input scale in_scale, in_depth values per row); returns y."""
     w_scale = rng.uniform(0.005, 0.02, size=units).astype(np.float32) if per_channel else np.float32(0.01)
     w = mb.const(f"w{len(mb.tensors)}", random_int8(rng, (units, in_depth)), scale=w_scale, axis=0)
     b = -1
@@ -23,8 +24,8 @@ def fc_relu_per_tensor():
     rng = np.random.default_rng(10)
     mb = ModelBuilder()
     x = mb.input("x", "int8", [1, 24], scale=0.05, zero_point=-3)
-    h = _fc(mb, rng, x, 0.05, 16, 24, [1, 16], 0.1, -128, act=1)
-    y = _fc(mb, rng, h, 0.1, 8, 16, [1, 8], 0.2, 4, act=0)
+    h = fc(mb, rng, x, 0.05, 16, 24, [1, 16], 0.1, -128, act=1)
+    y = fc(mb, rng, h, 0.1, 8, 16, [1, 8], 0.2, 4, act=0)
     mb.output(y)
     return mb.build()
 
@@ -34,7 +35,7 @@ def fc_batched_per_channel_relu6():
     rng = np.random.default_rng(11)
     mb = ModelBuilder()
     x = mb.input("x", "int8", [3, 20], scale=0.03, zero_point=7)
-    y = _fc(mb, rng, x, 0.03, 12, 20, [3, 12], 0.02, -100, act=3, per_channel=True)
+    y = fc(mb, rng, x, 0.03, 12, 20, [3, 12], 0.02, -100, act=3, per_channel=True)
     mb.output(y)
     return mb.build()
 
@@ -44,7 +45,7 @@ def fc_no_bias_relu_n1_to_1():
     rng = np.random.default_rng(12)
     mb = ModelBuilder()
     x = mb.input("x", "int8", [1, 32], scale=0.02, zero_point=0)
-    y = _fc(mb, rng, x, 0.02, 10, 32, [1, 10], 0.01, 0, act=2, bias=False)
+    y = fc(mb, rng, x, 0.02, 10, 32, [1, 10], 0.01, 0, act=2, bias=False)
     mb.output(y)
     return mb.build()
 
@@ -58,8 +59,8 @@ def reshape_views():
     flat = mb.tensor("flat", "int8", [1, 32], scale=0.05, zero_point=1)
     mb.op("RESHAPE", [x, mb.const("shape1", np.array([1, 32], np.int32))], [flat],
           "ReshapeOptions", new_shape=[1, 32])
-    h = _fc(mb, rng, flat, 0.05, 16, 32, [1, 16], 0.1, -20, act=1)
-    h2 = _fc(mb, rng, h, 0.1, 6, 16, [1, 6], 0.1, 3)
+    h = fc(mb, rng, flat, 0.05, 16, 32, [1, 16], 0.1, -20, act=1)
+    h2 = fc(mb, rng, h, 0.1, 6, 16, [1, 6], 0.1, 3)
     y = mb.tensor("y", "int8", [2, 3], scale=0.1, zero_point=3)
     mb.op("RESHAPE", [h2, mb.const("shape2", np.array([2, 3], np.int32))], [y], "ReshapeOptions", new_shape=[2, 3])
     mb.output(y)
@@ -74,7 +75,7 @@ def squeeze_expand_dims_views():
     x = mb.input("x", "int8", [1, 1, 12], scale=0.05, zero_point=2)
     flat = mb.tensor("flat", "int8", [1, 12], scale=0.05, zero_point=2)
     mb.op("SQUEEZE", [x], [flat], "SqueezeOptions", squeeze_dims=[1])
-    h = _fc(mb, rng, flat, 0.05, 6, 12, [1, 6], 0.1, -4, act=1)
+    h = fc(mb, rng, flat, 0.05, 6, 12, [1, 6], 0.1, -4, act=1)
     y = mb.tensor("y", "int8", [1, 6, 1], scale=0.1, zero_point=-4)
     mb.op("EXPAND_DIMS", [h, mb.const("axis", np.array([2], np.int32))], [y])
     mb.output(y)

@@ -1,0 +1,106 @@
+"""Every CMSIS-NN scratch size the generator plans equals what CMSIS-NN's own
+*_get_buffer_size functions return, for each core class --cpu offers.
+
+The C side is CMSIS-NN itself, built for the host: the plain functions give
+the scalar sizes (x86 has neither DSP nor MVE; Cortex-M0/M3), the _dsp variants
+those of cores with the DSP extension (Cortex-M4/M7/M33), which CMSIS-NN
+provides for planning on a host.
+"""
+
+import itertools
+import subprocess
+
+import pytest
+
+from conftest import SHARED_MODEL_NAMES, SHARED_MODELS
+from tinyaot import cmsis_nn_host
+from tinyaot.backends import CPU_ARCH
+from tinyaot.backends.cmsis_nn import conv_buffer_size, depthwise_buffer_size
+from tinyaot.compiler import Options, compile_model
+from tinyaot.testing import catalog
+
+CPUS = {"scalar": "cortex-m3", "dsp": "cortex-m4"}
+SUFFIX = {"scalar": "", "dsp": "_dsp"}
+KINDS = {"tinyaot_cmsis_conv_s8": "conv", "tinyaot_cmsis_depthwise_conv_s8": "depthwise"}
+
+
+def _python_size(kind, f, arch):
+    return conv_buffer_size(f) if kind == "conv" else depthwise_buffer_size(f, arch)
+
+
+def _c_call(kind, f, arch):
+    """A C block printing CMSIS-NN's buffer size for parameter set f (a glue struct's fields)."""
+    tiles = "{%d, %d}, {%d, %d}, {%d, %d}" % (f["stride_w"], f["stride_h"], f["pad_w"], f["pad_h"],
+                                             f["dilation_w"], f["dilation_h"])
+    if kind == "conv":
+        params = f"cmsis_nn_conv_params p = {{1, 0, {tiles}, {{-128, 127}}}};"
+        filter_dims = (f["output_c"], f["filter_h"], f["filter_w"], f["input_c"])
+        function = "arm_convolve_wrapper_s8_get_buffer_size"
+    else:
+        params = f"cmsis_nn_dw_conv_params p = {{1, 0, {f['ch_mult']}, {tiles}, {{-128, 127}}}};"
+        filter_dims = (1, f["filter_h"], f["filter_w"], f["output_c"])
+        function = "arm_depthwise_conv_wrapper_s8_get_buffer_size"
+    dims = {"i": (f["input_n"], f["input_h"], f["input_w"], f["input_c"]), "w": filter_dims,
+            "o": (f["input_n"], f["output_h"], f["output_w"], f["output_c"])}
+    decl = ", ".join(f"{k} = {{{', '.join(map(str, v))}}}" for k, v in dims.items())
+    return (f"{{ {params} cmsis_nn_dims {decl}; "
+            f"printf(\"%ld\\n\", (long){function}{SUFFIX[arch]}(&p, &i, &w, &o)); }}")
+
+
+def _grid():
+    """Parameter sets reaching every branch of the size functions (1x1, 1xN, 3x3, general; batches,
+    dilation, depth multipliers)."""
+    cases = []
+    for (n, ih, iw, ic), (fh, fw), (sh, sw), (ph, pw), (dh, dw) in itertools.product(
+            [(1, 1, 10, 4), (1, 1, 9, 3), (1, 7, 7, 8), (2, 5, 6, 1)], [(1, 1), (1, 3), (3, 3), (5, 2)],
+            [(1, 1), (1, 2), (2, 2)], [(0, 0), (1, 1), (0, 2)], [(1, 1), (1, 2), (2, 1)]):
+        base = dict(input_n=n, input_h=ih, input_w=iw, input_c=ic, filter_h=fh, filter_w=fw,
+                    output_h=max(1, (ih + 2 * ph - (fh - 1) * dh - 1) // sh + 1),
+                    output_w=max(1, (iw + 2 * pw - (fw - 1) * dw - 1) // sw + 1),
+                    stride_h=sh, stride_w=sw, pad_h=ph, pad_w=pw, dilation_h=dh, dilation_w=dw)
+        cases.append(("conv", {**base, "output_c": 6, "ch_mult": 1}))
+        for mult in (1, 3):
+            cases.append(("depthwise", {**base, "output_c": ic * mult, "ch_mult": mult}))
+    return cases
+
+
+def _planned(arch, folder):
+    """(kind, fields, planned scratch bytes) of every CMSIS-NN convolution in every model, for arch's core."""
+    paths = [catalog.build(n, folder) for n in catalog.names()]
+    paths += [p for p in (SHARED_MODELS / f"{n}.tflite" for n in SHARED_MODEL_NAMES) if p.exists()]
+    cases = []
+    for path in paths:
+        model = compile_model(path, Options("m", kernels="cmsis-nn", cpu=CPUS[arch]))
+        for _, calls in model.calls:
+            for call in calls:
+                if call.kernel in KINDS:
+                    cases.append((KINDS[call.kernel], call.args[0].fields, sum(call.scratch)))
+    return cases
+
+
+def _c_sizes(tmp_path, blocks):
+    root = cmsis_nn_host.cmsis_nn_dir()
+    src, exe = tmp_path / "sizes.c", tmp_path / "sizes"
+    src.write_text("#include <stdio.h>\n#include \"arm_nnfunctions.h\"\nint main(void)\n{\n"
+                   + "\n".join(blocks) + "\nreturn 0;\n}\n")
+    subprocess.run(["cc", "-std=c99", *cmsis_nn_host.compile_flags(root), str(src),
+                    str(cmsis_nn_host.host_library("cc")), "-o", str(exe)], check=True)
+    out = subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout
+    return [int(line) for line in out.split()]
+
+
+@pytest.mark.parametrize("arch", sorted(CPUS))
+def test_scratch_sizes_match_cmsis_nn(arch, tmp_path, cmsis_nn):
+    assert CPU_ARCH[CPUS[arch]] == arch
+    planned = _planned(arch, tmp_path)
+    assert planned, "no model has a CMSIS-NN convolution"
+    cases = [(kind, f) for kind, f, _ in planned] + _grid()
+    expected = _c_sizes(tmp_path, [_c_call(kind, f, arch) for kind, f in cases])
+    # What the planner reserved for each call of the models ...
+    wrong = [(f, size, want) for (_, f, size), want in zip(planned, expected) if size != want]
+    assert not wrong, f"{len(wrong)} planned scratch buffers differ from CMSIS-NN's sizes, e.g. {wrong[:2]}"
+    # ... and the size functions themselves, over every branch.
+    got = [_python_size(kind, f, arch) for kind, f in cases]
+    wrong = [(cases[i], got[i], expected[i]) for i in range(len(cases)) if got[i] != expected[i]]
+    assert not wrong, f"{len(wrong)} of {len(cases)} sizes differ from CMSIS-NN's, e.g. {wrong[:2]}"
+    assert sum(map(bool, expected)) > 20, "too few cases need a buffer for the comparison to mean much"

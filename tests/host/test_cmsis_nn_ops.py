@@ -1,0 +1,102 @@
+"""Each CMSIS-NN lowering across its parameter space, bit-exact with TFLM on the
+host.
+
+One single-operator model per case, so that a mismatch names the parameters
+(and the CMSIS-NN kernel the wrapper picks for them) that cause it.
+"""
+
+import json
+
+import numpy as np
+import pytest
+
+from test_models_host import check_against_tflm
+from tinyaot.modelbuilder import ModelBuilder
+from tinyaot.testing.models_basic import fc
+from tinyaot.testing.models_conv import RELU, RELU6, RELU_N1_TO_1, VALID, conv, depthwise
+
+
+def _run_single_op(tmp_path, build):
+    """Builds a one-operator model with build(mb, rng, x, q), checks it against TFLM with
+    --kernels cmsis-nn and returns its operators' (type, backend, reason)."""
+    rng = np.random.default_rng(7)
+    mb = ModelBuilder()
+    y, _ = build(mb, rng, (0.04, -7))
+    mb.output(y)
+    path = tmp_path / "m.tflite"
+    path.write_bytes(mb.build())
+    check_against_tflm(path, "m", tmp_path / "out", calls=3, kernels="cmsis-nn")
+    report = json.loads((tmp_path / "out" / "m.json").read_text())
+    return [(op["type"], op["backend"], op["backend_reason"]) for op in report["operators"]]
+
+
+# input shape, output shape, filter hw, options: arm_convolve_wrapper_s8 takes the 1x1 fast kernel,
+# the strided 1x1, the 1xN row kernel or the general im2col one.
+CONV_CASES = {
+    "1x1": ([1, 5, 6, 8], [1, 5, 6, 4], (1, 1), {}),
+    "1x1_stride2_per_tensor": ([1, 5, 6, 8], [1, 3, 3, 4], (1, 1), {"stride": (2, 2), "per_channel": False}),
+    "1xN_row": ([1, 1, 12, 4], [1, 1, 6, 6], (1, 3), {"stride": (1, 2), "act": RELU}),
+    "1xN_valid_batch2_no_bias": ([2, 1, 9, 8], [2, 1, 7, 3], (1, 3), {"padding": VALID, "bias": False}),
+    "3x3_same": ([1, 7, 7, 3], [1, 7, 7, 5], (3, 3), {"act": RELU6}),
+    "3x2_valid_strides": ([1, 9, 10, 3], [1, 4, 3, 6], (3, 2), {"padding": VALID, "stride": (2, 3)}),
+    "dilation_batch2": ([2, 8, 9, 3], [2, 4, 9, 4], (3, 3), {"stride": (2, 1), "dilation": (2, 3)}),
+    "per_tensor_odd_channels": ([1, 6, 5, 5], [1, 6, 5, 7], (2, 3), {"per_channel": False,
+                                                                     "act": RELU_N1_TO_1}),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CONV_CASES))
+def test_conv(case, tmp_path, cmsis_nn):
+    in_shape, out_shape, hw, opts = CONV_CASES[case]
+
+    def build(mb, rng, q):
+        return conv(mb, rng, mb.input("x", "int8", in_shape, scale=q[0], zero_point=q[1]), q, out_shape, hw,
+                    out_zp=3, **opts)
+
+    assert _run_single_op(tmp_path, build) == [("CONV_2D", "cmsis-nn", None)]
+
+
+# arm_depthwise_conv_wrapper_s8: multiplier 1 and batch 1 take the 3x3 or the optimised kernel,
+# multiples of 4 the mult-4 one, the rest the generic one. (TFLM crashes on a depthwise
+# convolution without bias, so every case has one.)
+DEPTHWISE_CASES = {
+    "3x3_same": ([1, 7, 6, 8], [1, 7, 6, 8], (3, 3), {}),
+    "3x3_stride2_valid": ([1, 9, 9, 4], [1, 4, 4, 4], (3, 3), {"padding": VALID, "stride": (2, 2)}),
+    "5x5_opt_per_tensor": ([1, 8, 8, 6], [1, 8, 8, 6], (5, 5), {"per_channel": False, "act": RELU}),
+    "multiplier3": ([1, 6, 5, 2], [1, 6, 5, 6], (3, 3), {"multiplier": 3}),
+    "multiplier4_one_channel": ([1, 6, 6, 1], [1, 3, 3, 4], (3, 3), {"multiplier": 4, "stride": (2, 2)}),
+    "dilation": ([1, 9, 9, 4], [1, 9, 9, 4], (3, 3), {"dilation": (2, 2)}),
+    "batch2": ([2, 5, 5, 4], [2, 5, 5, 4], (2, 3), {"act": RELU6}),
+}
+
+
+@pytest.mark.parametrize("case", sorted(DEPTHWISE_CASES))
+def test_depthwise(case, tmp_path, cmsis_nn):
+    in_shape, out_shape, hw, opts = DEPTHWISE_CASES[case]
+
+    def build(mb, rng, q):
+        return depthwise(mb, rng, mb.input("x", "int8", in_shape, scale=q[0], zero_point=q[1]), q, out_shape,
+                         hw, out_zp=-4, **opts)
+
+    assert _run_single_op(tmp_path, build) == [("DEPTHWISE_CONV_2D", "cmsis-nn", None)]
+
+
+# input shape, units, options: per-tensor and per-channel, batches (rows of a higher-rank input).
+FC_CASES = {
+    "per_tensor_odd_depth": ([1, 7], 5, {}),
+    "per_channel_batch4_rank4": ([2, 2, 3, 5], 6, {"per_channel": True, "act": RELU6}),
+    "per_tensor_batch3_no_bias": ([3, 16], 9, {"bias": False, "act": RELU}),
+}
+
+
+@pytest.mark.parametrize("case", sorted(FC_CASES))
+def test_fully_connected(case, tmp_path, cmsis_nn):
+    in_shape, units, opts = FC_CASES[case]
+    depth = in_shape[-1]
+    batches = int(np.prod(in_shape)) // depth
+
+    def build(mb, rng, q):
+        x = mb.input("x", "int8", in_shape, scale=q[0], zero_point=q[1])
+        return fc(mb, rng, x, q[0], units, depth, [batches, units], 0.05, -9, **opts), None
+
+    assert _run_single_op(tmp_path, build) == [("FULLY_CONNECTED", "cmsis-nn", None)]
