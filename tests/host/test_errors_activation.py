@@ -1,4 +1,4 @@
-"""SOFTMAX, LOGISTIC, RELU, RELU6, QUANTIZE, DEQUANTIZE: models tinyaot refuses
+"""SOFTMAX, LOGISTIC, TANH, RELU, RELU6, LEAKY_RELU, QUANTIZE, DEQUANTIZE: models tinyaot refuses
 (one clear error naming the operator, the tensor and the problem), and the
 compile-time constants that the catalog comparison only checks indirectly."""
 
@@ -76,6 +76,15 @@ def test_softmax_errors(tmp_path, data, message):
      r"operator 0 \(LOGISTIC\): tensor 'y': output dtype int16 differs from input dtype int8"),
     (one_op_model("LOGISTIC", in_quant=dict(scale=100.0, zero_point=0), out_quant=S8_OUT),
      r"operator 0 \(LOGISTIC\): tensor 'x': input scale 100 is outside what TFLM's int8 LOGISTIC handles"),
+    (one_op_model("TANH", out_quant=dict(scale=1.0 / 256, zero_point=0)),
+     r"operator 0 \(TANH\): tensor 'y': output must have scale 1/128 and zero point 0, not 0.00390625 and 0"),
+    (one_op_model("TANH", in_quant=dict(scale=100.0, zero_point=0), out_quant=dict(scale=1.0 / 128, zero_point=0)),
+     r"operator 0 \(TANH\): tensor 'x': input scale 100 is outside what TFLM's int8 TANH handles"),
+    (one_op_model("LEAKY_RELU", out_quant={}, options_type="LeakyReluOptions", alpha=0.2),
+     r"operator 0 \(LEAKY_RELU\): tensor 'y': tensor is not quantized"),
+    (one_op_model("LEAKY_RELU", out_quant=dict(scale=1e-12, zero_point=0), options_type="LeakyReluOptions",
+                  alpha=0.2),
+     r"operator 0 \(LEAKY_RELU\): rescaling by 1e\+11 \(from the tensors' scales\) is too large"),
     (one_op_model("RELU", in_dtype="uint8", out_dtype="uint8", in_quant=dict(scale=0.1, zero_point=128)),
      r"operator 0 \(RELU\): tensor 'x': dtype uint8 is not supported here \(supported: int8\)"),
     (one_op_model("RELU", out_quant={}), r"operator 0 \(RELU\): tensor 'y': tensor is not quantized"),

@@ -85,7 +85,7 @@ static inline int32_t tinyaot_window(int32_t origin, int32_t dilation, int32_t t
 }
 
 /*
- * gemmlowp fixed-point math (fixedpoint.h), used by SOFTMAX and LOGISTIC.
+ * gemmlowp fixed-point math (fixedpoint.h), used by SOFTMAX, LOGISTIC and TANH.
  * A "Qn" value is an int32 raw with n integer bits and 31 - n fraction bits.
  */
 
@@ -133,7 +133,7 @@ static inline int32_t tinyaot_exp_on_interval_neg_quarter_to_0(int32_t a)
 
 /*
  * gemmlowp's exp_on_negative_values: exp(a) for a <= 0 in Q(integer_bits),
- * result Q0. integer_bits is 4 (LOGISTIC) or 5 (SOFTMAX); gemmlowp's clamp
+ * result Q0. integer_bits is 4 (LOGISTIC) or 5 (SOFTMAX, TANH); gemmlowp's clamp
  * below -32 only exists for more than 5 integer bits.
  */
 static inline int32_t tinyaot_exp_on_negative_values(int32_t a, int32_t integer_bits)
@@ -158,8 +158,12 @@ static inline int32_t tinyaot_exp_on_negative_values(int32_t a, int32_t integer_
     return a == 0 ? INT32_MAX : result;
 }
 
-/* gemmlowp's one_over_one_plus_x_for_x_in_0_1: 1 / (1 + a) for a Q0 a in [0, 1), result Q0. */
-static inline int32_t tinyaot_one_over_one_plus_x_for_x_in_0_1(int32_t a)
+/*
+ * 2 / (1 + a) in Q2 for a Q0 a in [0, 1): the Newton-Raphson division that
+ * gemmlowp's one_over_one_plus_x_for_x_in_0_1 and
+ * one_minus_x_over_one_plus_x_for_x_in_0_1 share.
+ */
+static inline int32_t tinyaot_two_over_one_plus_x_q2(int32_t a)
 {
     /* RoundingHalfSum(a, 1.0): a >= 0, so (a + 2^31 - 1 + 1) / 2 fits in uint32_t. */
     const int32_t half_denominator = (int32_t)(((uint32_t)a + 0x80000000u) >> 1);
@@ -176,8 +180,21 @@ static inline int32_t tinyaot_one_over_one_plus_x_for_x_in_0_1(int32_t a)
         x = x + tinyaot_sat_shift_left(
                     tinyaot_sat_rounding_doubling_high_mul(x, one_minus_half_denominator_times_x), 2);
     }
-    /* x is 1 / half_denominator in Q2; halve it (Q1) and rescale to Q0. */
-    return tinyaot_sat_shift_left(x, 1);
+    return x;  /* 1 / half_denominator */
+}
+
+/* gemmlowp's one_over_one_plus_x_for_x_in_0_1: 1 / (1 + a) for a Q0 a in [0, 1), result Q0. */
+static inline int32_t tinyaot_one_over_one_plus_x_for_x_in_0_1(int32_t a)
+{
+    /* Halve the Q2 value (Q1) and rescale to Q0. */
+    return tinyaot_sat_shift_left(tinyaot_two_over_one_plus_x_q2(a), 1);
+}
+
+/* gemmlowp's one_minus_x_over_one_plus_x_for_x_in_0_1: (1 - a) / (1 + a), result Q0. */
+static inline int32_t tinyaot_one_minus_x_over_one_plus_x_for_x_in_0_1(int32_t a)
+{
+    /* 2 / (1 + a) - 1 in Q2, rescaled to Q0. */
+    return tinyaot_sat_shift_left(tinyaot_two_over_one_plus_x_q2(a) - (1 << 29), 2);
 }
 
 #endif /* TINYAOT_COMMON_H */

@@ -1,7 +1,8 @@
-"""SOFTMAX (int8 -> int8/int16), LOGISTIC (int8), RELU and RELU6 (int8).
+"""SOFTMAX (int8 -> int8/int16), LOGISTIC, TANH, RELU, RELU6 and LEAKY_RELU (int8).
 
 The constants are computed here the way TFLM's Prepare computes them
-(softmax_common.cc, logistic_common.cc, activations_common.cc), in double from
+(softmax_common.cc, logistic_common.cc, tanh.cc, activations_common.cc,
+leaky_relu_common.cc), in double from
 the float32 scales, so the kernels only do TFLM's Eval arithmetic.
 """
 
@@ -12,9 +13,9 @@ import numpy as np
 from tinyaot.ops.base import KernelCall, ParamStruct, TensorRef
 from tinyaot.quant import quantize_multiplier, quantize_value, requantize_multiplier
 
-# TFLM's reference softmax: exp() input in Q5.26; LOGISTIC: input in Q4.27.
+# TFLM's reference softmax: exp() input in Q5.26; LOGISTIC and TANH: input in Q4.27.
 SOFTMAX_SCALED_DIFF_INTEGER_BITS = 5
-LOGISTIC_INPUT_INTEGER_BITS = 4
+Q4_INPUT_INTEGER_BITS = 4
 
 
 def _expect_same_shape(ctx, inp, out):
@@ -87,20 +88,72 @@ def lower_logistic(ctx):
     _expect_same_shape(ctx, inp, out)
     # TFLM checks only the zero point and always writes in steps of 1/256.
     ctx.expect(out.zero_point == -128, f"output zero point must be -128, not {out.zero_point}", out.index)
-    # logistic_common.cc: frexp of input_scale * 2^27, mantissa rounded to Q31.
-    real = float(inp.scale) * float(1 << (31 - LOGISTIC_INPUT_INTEGER_BITS))
-    mantissa, shift = math.frexp(real)
-    multiplier = math.floor(mantissa * (1 << 31) + 0.5)  # TfLiteRound of a positive value
-    ctx.expect(multiplier < (1 << 31) and 0 <= shift <= 31,
-               f"input scale {inp.scale:g} is outside what TFLM's int8 LOGISTIC handles", inp.index)
+    multiplier, shift, radius = _q4_input_rescale(ctx, inp)
     params = ParamStruct("struct tinyaot_logistic_s8_params", {
         "size": inp.num_elements,
         "input_zero_point": inp.zero_point,
-        "input_range_radius": calculate_input_radius(LOGISTIC_INPUT_INTEGER_BITS, shift),
+        "input_range_radius": radius,
         "input_multiplier": multiplier,
         "input_shift": shift,
     })
     return [KernelCall("tinyaot_logistic_s8", [params, TensorRef(inp.index), TensorRef(out.index)])]
+
+
+def _q4_input_rescale(ctx, inp):
+    """(multiplier, shift, radius) that bring an int8 input to Q4.27, as
+    logistic_common.cc and tanh.cc compute them: frexp of input scale * 2^27,
+    the mantissa rounded to Q31, and the radius beyond which the result saturates."""
+    real = float(inp.scale) * float(1 << (31 - Q4_INPUT_INTEGER_BITS))
+    mantissa, shift = math.frexp(real)
+    multiplier = math.floor(mantissa * (1 << 31) + 0.5)  # TfLiteRound of a positive value
+    ctx.expect(multiplier < (1 << 31) and 0 <= shift <= 31,
+               f"input scale {inp.scale:g} is outside what TFLM's int8 {ctx.op.type} handles", inp.index)
+    return multiplier, shift, calculate_input_radius(Q4_INPUT_INTEGER_BITS, shift)
+
+
+def lower_tanh(ctx):
+    inp, out = ctx.input(0), ctx.output()
+    ctx.expect_dtype(inp, "int8")
+    ctx.expect(out.dtype == inp.dtype, f"output dtype {out.dtype} differs from input dtype {inp.dtype}", out.index)
+    ctx.expect_quantized(inp)
+    ctx.expect_quantized(out)
+    _expect_same_shape(ctx, inp, out)
+    # TFLM checks neither and always writes in steps of 1/128 around 0.
+    ctx.expect(out.zero_point == 0 and float(out.scale) == 1.0 / 128,
+               f"output must have scale 1/128 and zero point 0, not {out.scale:g} and {out.zero_point}", out.index)
+    multiplier, shift, radius = _q4_input_rescale(ctx, inp)
+    params = ParamStruct("struct tinyaot_tanh_s8_params", {
+        "size": inp.num_elements,
+        "input_zero_point": inp.zero_point,
+        "input_range_radius": radius,
+        "input_multiplier": multiplier,
+        "input_shift": shift,
+    })
+    return [KernelCall("tinyaot_tanh_s8", [params, TensorRef(inp.index), TensorRef(out.index)])]
+
+
+def lower_leaky_relu(ctx):
+    inp, out = _relu_common(ctx)
+    ctx.expect_quantized(out)
+    alpha = np.float32(ctx.op.options.get("alpha", 0.0))
+    ctx.expect(np.isfinite(alpha), f"alpha {alpha} is not finite")
+    # leaky_relu_common.cc: both factors in float32, then widened to double.
+    alpha_real = float(np.float32(inp.scale) * alpha / np.float32(out.scale))
+    identity = requantize_multiplier(float(np.float32(inp.scale) / np.float32(out.scale)))
+    # A negative alpha gives a negative multiplier, used as it is: the tflite-micro
+    # build the tests check against does so (the newer TFLM source negates the
+    # product of |multiplier| instead, which rounds halves the other way).
+    alpha_multiplier, alpha_shift = requantize_multiplier(alpha_real)
+    params = ParamStruct("struct tinyaot_leaky_relu_s8_params", {
+        "size": inp.num_elements,
+        "input_zero_point": inp.zero_point,
+        "output_zero_point": out.zero_point,
+        "identity_multiplier": identity[0],
+        "identity_shift": identity[1],
+        "alpha_multiplier": alpha_multiplier,
+        "alpha_shift": alpha_shift,
+    })
+    return [KernelCall("tinyaot_leaky_relu_s8", [params, TensorRef(inp.index), TensorRef(out.index)])]
 
 
 def _relu_common(ctx):
@@ -153,4 +206,6 @@ OPS = {
     "LOGISTIC": lower_logistic,
     "RELU": lower_relu,
     "RELU6": lower_relu6,
+    "TANH": lower_tanh,
+    "LEAKY_RELU": lower_leaky_relu,
 }

@@ -1,4 +1,4 @@
-"""Test models: SOFTMAX, LOGISTIC, RELU, RELU6, QUANTIZE and DEQUANTIZE.
+"""Test models: SOFTMAX, LOGISTIC, TANH, RELU, RELU6, LEAKY_RELU, QUANTIZE and DEQUANTIZE.
 
 Each model feeds one input to several operators with different options, so a
 few small models cover the dtype pairs and the edge cases (saturation,
@@ -57,6 +57,34 @@ def logistic_s8():
     y2 = mb.tensor("y2", "int8", [1, 24], scale=1.0 / 256, zero_point=-128)
     mb.op("LOGISTIC", [x2], [y2])
     mb.output(y2)
+    return mb.build()
+
+
+@test_model("tanh_int8")
+def tanh_s8():
+    """TANH from inputs of small, medium and large scale (so the whole range
+    saturates, none does, or part does), with zero points either side."""
+    mb = ModelBuilder()
+    out = dict(scale=1.0 / 128, zero_point=0)
+    for k, (scale, zp) in enumerate([(0.01, 0), (0.04, -20), (0.1, 17), (0.3, -128), (0.0007, 5)]):
+        x = mb.input(f"x{k}", "int8", [4, 16], scale=scale, zero_point=zp)
+        y = mb.tensor(f"t{k}", "int8", [4, 16], **out)
+        mb.op("TANH", [x], [y])
+        mb.output(y)
+    return mb.build()
+
+
+@test_model("leaky_relu_int8")
+def leaky_relu_s8():
+    """LEAKY_RELU with the usual alpha 0.2, a small and a negative alpha, alpha 0
+    and above 1; output scales below, equal to and above the input's."""
+    mb = ModelBuilder()
+    x = mb.input("x", "int8", [2, 5, 6], scale=0.05, zero_point=-7)
+    for k, (alpha, scale, zp) in enumerate([(0.2, 0.05, -7), (0.01, 0.03, -50), (-0.5, 0.08, 10),
+                                            (0.0, 0.02, -128), (1.7, 0.11, 3)]):
+        y = mb.tensor(f"l{k}", "int8", [2, 5, 6], scale=scale, zero_point=zp)
+        mb.op("LEAKY_RELU", [x], [y], "LeakyReluOptions", alpha=alpha)
+        mb.output(y)
     return mb.build()
 
 
