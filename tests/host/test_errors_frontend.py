@@ -50,9 +50,9 @@ def test_missing_file(tmp_path):
 
 
 def test_unsupported_operator_named_with_index(tmp_path):
-    with pytest.raises(TinyAotError, match=r"bad\.tflite: operator 0 \(TANH\): operator is not supported "
+    with pytest.raises(TinyAotError, match=r"bad\.tflite: operator 0 \(FLOOR\): operator is not supported "
                                            r"\(supported: .*FULLY_CONNECTED"):
-        compile_bytes(tmp_path, fc_model(op="TANH"))
+        compile_bytes(tmp_path, fc_model(op="FLOOR"))
 
 
 def test_unsupported_dtype_names_tensor():
@@ -99,13 +99,13 @@ def test_random_corruption_never_crashes(seed):
 
 def test_cli_prints_one_line_not_a_traceback(tmp_path):
     path = tmp_path / "bad.tflite"
-    path.write_bytes(fc_model(op="TANH"))
+    path.write_bytes(fc_model(op="FLOOR"))
     result = subprocess.run([sys.executable, "-m", "tinyaot", "compile", str(path), "--name", "m",
                              "--out", str(tmp_path / "out")], capture_output=True, text=True,
                             env={"PYTHONPATH": str(ROOT / "python"), "PATH": "/usr/bin:/bin"})
     assert result.returncode == 1
     assert result.stderr.startswith("tinyaot: error: ")
-    assert "operator 0 (TANH): operator is not supported" in result.stderr
+    assert "operator 0 (FLOOR): operator is not supported" in result.stderr
     assert "Traceback" not in result.stderr
     assert not (tmp_path / "out").exists()
 
