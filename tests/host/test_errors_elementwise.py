@@ -161,3 +161,19 @@ def test_mean_output_shape_ignores_keep_dims(tmp_path):
     with pytest.raises(TinyAotError, match=r"operator 0 \(MEAN\): tensor 'y': output shape \[1, 1, 1, 3\] "
                                            r"should be \[1, 3\] \(axes \[1, 2\], keep_dims False\)"):
         compile_bytes(tmp_path, mean_model([1, 2], [1, 1, 1, 3], keep_dims=False))
+
+
+@pytest.mark.parametrize("in_dtype, axis, out_shape, message", [
+    ("int16", 1, [2], r"operator 0 \(ARG_MAX\): tensor 'x': dtype int16 is not supported here "
+                      r"\(supported: int8, float32\)"),
+    ("int8", 2, [2], r"operator 0 \(ARG_MAX\): tensor 'axis': axis 2 is out of range for rank 2"),
+    ("int8", 0, [2], r"operator 0 \(ARG_MAX\): tensor 'y': output shape \[2\] should be \[3\]"),
+])
+def test_arg_max_refused(tmp_path, in_dtype, axis, out_shape, message):
+    mb = ModelBuilder()
+    x = mb.input("x", in_dtype, [2, 3], **Q)
+    y = mb.tensor("y", "int32", out_shape)
+    mb.op("ARG_MAX", [x, mb.const("axis", np.array([axis], np.int32))], [y], "ArgMaxOptions", output_type=2)
+    mb.output(y)
+    with pytest.raises(TinyAotError, match=message):
+        compile_bytes(tmp_path, mb.build())

@@ -210,3 +210,28 @@ def max_min_dtypes():
     minmax("MAXIMUM", f, row, "float32", [3, 4])
     minmax("MINIMUM", row, f, "float32", [3, 4])
     return mb.build()
+
+
+@test_model("arg_min_max")
+def arg_min_max():
+    """ARG_MAX and ARG_MIN of int8 (ties are frequent: the first index wins) on
+    the last, a middle and the first axis, as a negative axis too; float32.
+    (Named like its kernel header: the model header's include guard must differ.)"""
+    mb = ModelBuilder()
+
+    def arg(op, x, axis, shape):
+        y = mb.tensor(f"{op.lower()}{len(mb.tensors)}", "int32", shape)
+        options = "ArgMaxOptions" if op == "ARG_MAX" else "ArgMinOptions"
+        mb.op(op, [x, mb.const(f"axis{len(mb.tensors)}", np.array([axis], np.int32))], [y], options,
+              output_type=2)  # INT32
+        return mb.output(y)
+
+    x = mb.input("x", "int8", [2, 5, 6], scale=0.05, zero_point=-3)
+    arg("ARG_MAX", x, -1, [2, 5])
+    arg("ARG_MAX", x, 1, [2, 6])
+    arg("ARG_MIN", x, 0, [5, 6])
+    arg("ARG_MIN", x, 2, [2, 5])
+    f = mb.input("f", "float32", [3, 7])
+    arg("ARG_MAX", f, 1, [3])
+    arg("ARG_MIN", f, -2, [7])
+    return mb.build()
