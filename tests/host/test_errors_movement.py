@@ -1,5 +1,5 @@
 """Operators that move values (SLICE, STRIDED_SLICE, SPLIT, SPLIT_V, UNPACK, PACK,
-TRANSPOSE, SPACE_TO_DEPTH, DEPTH_TO_SPACE) refuse what they cannot run, naming
+TRANSPOSE, SPACE_TO_DEPTH, DEPTH_TO_SPACE, RESIZE_NEAREST_NEIGHBOR) refuse what they cannot run, naming
 the operator, the tensor and the problem."""
 
 import numpy as np
@@ -56,6 +56,12 @@ CASES = [
      r"operator 0 \(DEPTH_TO_SPACE\): tensor 'x': depth 6 must be a multiple of block size 2 squared"),
     (("SPACE_TO_DEPTH", [1, 3, 4, 1], [], [[1, 1, 2, 4]], "SpaceToDepthOptions"), dict(block_size=2),
      r"operator 0 \(SPACE_TO_DEPTH\): tensor 'x': height 3 and width 4 must be multiples of block size 2"),
+    (("RESIZE_NEAREST_NEIGHBOR", [1, 2, 2, 1], [[3, 3]], [[1, 3, 4, 1]], "ResizeNearestNeighborOptions"), {},
+     r"operator 0 \(RESIZE_NEAREST_NEIGHBOR\): tensor 'y0': output shape \[1, 3, 4, 1\] should be \[1, 3, 3, 1\]"),
+    (("RESIZE_NEAREST_NEIGHBOR", [2, 2, 1], [[3, 3]], [[3, 3, 1]], "ResizeNearestNeighborOptions"), {},
+     r"operator 0 \(RESIZE_NEAREST_NEIGHBOR\): tensor 'x': input must be 4-D \(NHWC\), is \[2, 2, 1\]"),
+    (("RESIZE_NEAREST_NEIGHBOR", [1, 2, 2, 1], [[0, 3]], [[1, 0, 3, 1]], "ResizeNearestNeighborOptions"), {},
+     r"operator 0 \(RESIZE_NEAREST_NEIGHBOR\): tensor 'c0': size \[0, 3\] must be two positive values"),
 ]
 
 

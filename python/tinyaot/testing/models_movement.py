@@ -147,3 +147,26 @@ def transposes():
     g = mb.input("g", "float32", [1, 2, 2, 9])
     block_op("DEPTH_TO_SPACE", g, "float32", 3, [1, 6, 6, 1])
     return mb.build()
+
+
+@test_model("resize_nearest")
+def resize_nearest():
+    """RESIZE_NEAREST_NEIGHBOR up, down and by uneven factors, with each of
+    align_corners and half_pixel_centers; int8, int16, float32."""
+    mb = ModelBuilder()
+
+    def resize(x, dtype, size, depth, batches=1, **options):
+        y = _out(mb, dtype, [batches, size[0], size[1], depth])
+        mb.op("RESIZE_NEAREST_NEIGHBOR", [x, _ints(mb, size)], [y], "ResizeNearestNeighborOptions", **options)
+
+    x = mb.input("x", "int8", [2, 3, 5, 3], **Q8)
+    resize(x, "int8", [6, 10], 3, batches=2)
+    resize(x, "int8", [7, 4], 3, batches=2, align_corners=True)
+    resize(x, "int8", [5, 9], 3, batches=2, half_pixel_centers=True)
+    resize(x, "int8", [2, 2], 3, batches=2, align_corners=True, half_pixel_centers=False)
+    resize(x, "int8", [1, 13], 3, batches=2, half_pixel_centers=True)
+    h = mb.input("h", "int16", [1, 4, 4, 2], **Q16)
+    resize(h, "int16", [3, 8], 2, half_pixel_centers=True)
+    f = mb.input("f", "float32", [1, 2, 3, 1])
+    resize(f, "float32", [5, 5], 1, align_corners=True)
+    return mb.build()

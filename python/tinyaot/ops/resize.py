@@ -1,0 +1,64 @@
+"""RESIZE_NEAREST_NEIGHBOR (int8, int16, float32) of NHWC tensors to a constant size.
+
+The input pixel of each output row and column is computed here with
+GetNearestNeighbor's float32 arithmetic (reference_ops, TFLM's kernel), so
+the kernel only copies pixels.
+"""
+
+import math
+
+import numpy as np
+
+from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, TensorRef
+from tinyaot.ops.strided_copy import constant_ints, expect_moved_values
+from tinyaot.quant import tf_round
+
+
+def nearest_neighbor(i, input_size, output_size, align_corners, half_pixel_centers):
+    """tflite::reference_ops::GetNearestNeighbor, in float32 as TFLM computes it."""
+    f32 = np.float32
+    if align_corners and output_size > 1:
+        scale = f32(input_size - 1) / f32(output_size - 1)
+    else:
+        scale = f32(input_size) / f32(output_size)
+    value = (f32(i) + f32(0.5 if half_pixel_centers else 0.0)) * scale
+    index = int(tf_round(float(value))) if align_corners else math.floor(float(value))
+    index = min(index, input_size - 1)
+    return max(0, index) if half_pixel_centers else index
+
+
+def _resize_operands(ctx, dtypes):
+    """(input, output, output height, output width), checked as TFLM's Prepare does."""
+    ctx.expect(len(ctx.op.inputs) == 2, f"expects 2 inputs (input, size), has {len(ctx.op.inputs)}")
+    inp, out = ctx.input(0), ctx.output()
+    ctx.expect(len(inp.shape) == 4, f"input must be 4-D (NHWC), is {list(inp.shape)}", inp.index)
+    expect_moved_values(ctx, inp, [out], dtypes)
+    size = constant_ints(ctx, ctx.input(1))
+    ctx.expect(len(size) == 2 and min(size) >= 1, f"size {size} must be two positive values (height, width)",
+               ctx.op.inputs[1])
+    expected = [inp.shape[0], size[0], size[1], inp.shape[3]]
+    ctx.expect(list(out.shape) == expected, f"output shape {list(out.shape)} should be {expected}", out.index)
+    return inp, out, size[0], size[1]
+
+
+def lower_resize_nearest_neighbor(ctx):
+    inp, out, height, width = _resize_operands(ctx, ("int8", "int16", "float32"))
+    align = bool(ctx.op.options.get("align_corners", False))
+    half = bool(ctx.op.options.get("half_pixel_centers", False))
+    _, in_h, in_w, depth = inp.shape
+    pixel = depth * inp.itemsize
+    rows = [nearest_neighbor(y, in_h, height, align, half) * in_w * pixel for y in range(height)]
+    cols = [nearest_neighbor(x, in_w, width, align, half) * pixel for x in range(width)]
+    params = ParamStruct("struct tinyaot_resize_nearest_params", {
+        "batches": inp.shape[0],
+        "output_height": height,
+        "output_width": width,
+        "pixel_bytes": pixel,
+        "input_batch_bytes": in_h * in_w * pixel,
+    })
+    return [KernelCall("tinyaot_resize_nearest", [
+        params, ParamArray("int32_t", np.array(rows, np.int32)), ParamArray("int32_t", np.array(cols, np.int32)),
+        TensorRef(inp.index), TensorRef(out.index)])]
+
+
+OPS = {"RESIZE_NEAREST_NEIGHBOR": lower_resize_nearest_neighbor}
