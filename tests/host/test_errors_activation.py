@@ -155,3 +155,20 @@ def test_dtype_parameters_name_the_tinyaot_h_enum(tmp_path):
     model = compile_bytes(tmp_path, one_op_model("QUANTIZE", in_dtype="int16", in_quant=dict(scale=0.01, zero_point=0)))
     fields = _params(model)
     assert (fields["input_type"], fields["output_type"]) == ("TINYAOT_INT16", "TINYAOT_INT8")
+
+
+@pytest.mark.parametrize("alpha_shape, alpha_dtype, message", [
+    ([2], "int8", r"operator 0 \(PRELU\): tensor 'alpha': input shapes \[1, 8\] and \[2\] do not broadcast"),
+    ([8], "float32", r"operator 0 \(PRELU\): tensor 'alpha': dtype float32 is not supported here "
+                     r"\(supported: int8\)"),
+])
+def test_prelu_errors(tmp_path, alpha_shape, alpha_dtype, message):
+    mb = ModelBuilder()
+    x = mb.input("x", "int8", [1, 8], scale=0.1, zero_point=3)
+    quant = dict(scale=0.01, zero_point=0) if alpha_dtype == "int8" else {}
+    alpha = mb.input("alpha", alpha_dtype, alpha_shape, **quant)
+    y = mb.tensor("y", "int8", [1, 8], scale=0.1, zero_point=3)
+    mb.op("PRELU", [x, alpha], [y])
+    mb.output(y)
+    with pytest.raises(TinyAotError, match=message):
+        compile_bytes(tmp_path, mb.build())

@@ -1,8 +1,8 @@
-"""SOFTMAX (int8 -> int8/int16), LOGISTIC, TANH, RELU, RELU6 and LEAKY_RELU (int8).
+"""SOFTMAX (int8 -> int8/int16), LOGISTIC, TANH, RELU, RELU6, LEAKY_RELU and PRELU (int8).
 
 The constants are computed here the way TFLM's Prepare computes them
 (softmax_common.cc, logistic_common.cc, tanh.cc, activations_common.cc,
-leaky_relu_common.cc), in double from
+leaky_relu_common.cc, prelu_common.cc), in double from
 the float32 scales, so the kernels only do TFLM's Eval arithmetic.
 """
 
@@ -10,7 +10,8 @@ import math
 
 import numpy as np
 
-from tinyaot.ops.base import KernelCall, ParamStruct, TensorRef
+from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, TensorRef
+from tinyaot.ops.elementwise import broadcast_table, checked_broadcast
 from tinyaot.quant import quantize_multiplier, quantize_value, requantize_multiplier
 
 # TFLM's reference softmax: exp() input in Q5.26; LOGISTIC and TANH: input in Q4.27.
@@ -201,6 +202,33 @@ def lower_relu6(ctx):
     return [KernelCall("tinyaot_relu_s8", [params, TensorRef(inp.index), TensorRef(out.index)])]
 
 
+def lower_prelu(ctx):
+    ctx.expect(len(ctx.op.inputs) == 2, f"expects 2 inputs (input, alpha), has {len(ctx.op.inputs)}")
+    inp, alpha, out = ctx.input(0), ctx.input(1), ctx.output()
+    for t in (inp, alpha, out):
+        ctx.expect_dtype(t, "int8")
+        ctx.expect_quantized(t)
+    shape = checked_broadcast(ctx, inp, alpha, out)
+    # prelu_common.cc: in double from the float32 scales.
+    identity = requantize_multiplier(float(inp.scale) / float(out.scale))
+    scaled = requantize_multiplier(float(inp.scale) * float(alpha.scale) / float(out.scale))
+    dims, s_in, s_alpha = broadcast_table(inp.shape, alpha.shape, shape)
+    params = ParamStruct("struct tinyaot_prelu_params", {
+        "size": out.num_elements,
+        "rank": len(dims),
+        "input_offset": -inp.zero_point,
+        "alpha_offset": -alpha.zero_point,
+        "output_offset": out.zero_point,
+        "identity_multiplier": identity[0],
+        "identity_shift": identity[1],
+        "alpha_multiplier": scaled[0],
+        "alpha_shift": scaled[1],
+    })
+    walk = [ParamArray("int32_t", np.array(d, np.int32)) for d in (dims, s_in, s_alpha)]
+    return [KernelCall("tinyaot_prelu_s8",
+                       [params, *walk, TensorRef(inp.index), TensorRef(alpha.index), TensorRef(out.index)])]
+
+
 OPS = {
     "SOFTMAX": lower_softmax,
     "LOGISTIC": lower_logistic,
@@ -208,4 +236,5 @@ OPS = {
     "RELU6": lower_relu6,
     "TANH": lower_tanh,
     "LEAKY_RELU": lower_leaky_relu,
+    "PRELU": lower_prelu,
 }

@@ -1,9 +1,11 @@
-"""Test models: SOFTMAX, LOGISTIC, TANH, RELU, RELU6, LEAKY_RELU, QUANTIZE and DEQUANTIZE.
+"""Test models: SOFTMAX, LOGISTIC, TANH, RELU, RELU6, LEAKY_RELU, PRELU, QUANTIZE and DEQUANTIZE.
 
 Each model feeds one input to several operators with different options, so a
 few small models cover the dtype pairs and the edge cases (saturation,
 clamping, capped multipliers) against TFLM.
 """
+
+import numpy as np
 
 from tinyaot.modelbuilder import ModelBuilder
 from tinyaot.testing.catalog import test_model
@@ -85,6 +87,28 @@ def leaky_relu_s8():
         y = mb.tensor(f"l{k}", "int8", [2, 5, 6], scale=scale, zero_point=zp)
         mb.op("LEAKY_RELU", [x], [y], "LeakyReluOptions", alpha=alpha)
         mb.output(y)
+    return mb.build()
+
+
+@test_model("prelu_int8")
+def prelu_s8():
+    """PRELU with a per-channel constant alpha (the usual form), a full-shape
+    alpha computed at run time, a scalar alpha and one broadcast over rows."""
+    rng = np.random.default_rng(45)
+    mb = ModelBuilder()
+    x = mb.input("x", "int8", [1, 4, 5, 3], scale=0.05, zero_point=-7)
+
+    def prelu(alpha, scale, zp):
+        y = mb.tensor(f"p{len(mb.tensors)}", "int8", [1, 4, 5, 3], scale=scale, zero_point=zp)
+        mb.op("PRELU", [x, alpha], [y])
+        mb.output(y)
+
+    prelu(mb.const("alpha_c", rng.integers(-20, 100, [1, 1, 3]).astype(np.int8), scale=0.004, zero_point=-10),
+          0.04, -20)
+    prelu(mb.input("alpha_full", "int8", [1, 4, 5, 3], scale=0.02, zero_point=3), 0.06, 5)
+    prelu(mb.const("alpha_s", np.array([77], np.int8), scale=0.003, zero_point=0), 0.05, -7)
+    prelu(mb.const("alpha_rows", rng.integers(-128, 127, [4, 1, 1]).astype(np.int8), scale=0.01, zero_point=-1),
+          0.1, 30)
     return mb.build()
 
 

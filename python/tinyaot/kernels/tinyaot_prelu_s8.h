@@ -1,0 +1,57 @@
+/*
+ * tinyaot_prelu_s8.h - int8 PRELU: alpha broadcast against the input.
+ *
+ * Matches TFLM's reference_ops::BroadcastPrelu4DSlow for int8: a value at or
+ * above zero is rescaled by input scale / output scale, one below zero is
+ * multiplied by its alpha and rescaled by input scale x alpha scale / output
+ * scale. The broadcast is walked as tinyaot_broadcast.h describes.
+ */
+#ifndef TINYAOT_PRELU_S8_H
+#define TINYAOT_PRELU_S8_H
+
+#include "tinyaot_broadcast.h"
+#include "tinyaot_common.h"
+
+struct tinyaot_prelu_params {
+    int32_t size;               /* output values */
+    int32_t rank;               /* entries in dims/strides, 1..TINYAOT_BROADCAST_MAX_DIMS */
+    int32_t input_offset;       /* -input zero point */
+    int32_t alpha_offset;       /* -alpha zero point */
+    int32_t output_offset;      /* output zero point */
+    int32_t identity_multiplier;
+    int32_t identity_shift;
+    int32_t alpha_multiplier;
+    int32_t alpha_shift;
+};
+
+static inline int8_t tinyaot_prelu_s8_one(const struct tinyaot_prelu_params *p, int8_t x, int8_t alpha)
+{
+    const int32_t input = p->input_offset + x;
+    int32_t y;
+    if (input >= 0) {
+        y = tinyaot_requantize(input, p->identity_multiplier, p->identity_shift);
+    } else {
+        y = tinyaot_requantize(input * (p->alpha_offset + alpha), p->alpha_multiplier, p->alpha_shift);
+    }
+    return (int8_t)tinyaot_clamp_i32(y + p->output_offset, -128, 127);
+}
+
+static void tinyaot_prelu_s8(const struct tinyaot_prelu_params *p, const int32_t *dims,
+                             const int32_t *input_strides, const int32_t *alpha_strides,
+                             const int8_t *input, const int8_t *alpha, int8_t *output)
+{
+    struct tinyaot_broadcast walk;
+    const int32_t inner = dims[p->rank - 1];
+    const int32_t s1 = input_strides[p->rank - 1];
+    const int32_t s2 = alpha_strides[p->rank - 1];
+    int32_t n, i;
+    tinyaot_broadcast_start(&walk);
+    for (n = 0; n < p->size; n += inner) {
+        for (i = 0; i < inner; i++) {
+            output[n + i] = tinyaot_prelu_s8_one(p, input[walk.offset1 + i * s1], alpha[walk.offset2 + i * s2]);
+        }
+        tinyaot_broadcast_next_row(&walk, p->rank, dims, input_strides, alpha_strides);
+    }
+}
+
+#endif /* TINYAOT_PRELU_S8_H */
