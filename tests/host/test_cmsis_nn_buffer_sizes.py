@@ -1,4 +1,4 @@
-"""Every CMSIS-NN scratch size the generator plans equals what CMSIS-NN's own
+"""Every CMSIS-NN scratch size the generator plans (convolutions, pooling) equals what CMSIS-NN's own
 *_get_buffer_size functions return, for each core class --cpu offers.
 
 The C side is CMSIS-NN itself, built for the host: the plain functions give
@@ -15,21 +15,29 @@ import pytest
 from conftest import SHARED_MODEL_NAMES, SHARED_MODELS
 from tinyaot import cmsis_nn_host
 from tinyaot.backends import CPU_ARCH
-from tinyaot.backends.cmsis_nn import conv_buffer_size, depthwise_buffer_size
+from tinyaot.backends.cmsis_nn import avgpool_buffer_size, conv_buffer_size, depthwise_buffer_size
 from tinyaot.compiler import Options, compile_model
 from tinyaot.testing import catalog
 
 CPUS = {"scalar": "cortex-m3", "dsp": "cortex-m4"}
 SUFFIX = {"scalar": "", "dsp": "_dsp"}
-KINDS = {"tinyaot_cmsis_conv_s8": "conv", "tinyaot_cmsis_depthwise_conv_s8": "depthwise"}
+KINDS = {"tinyaot_cmsis_conv_s8": "conv", "tinyaot_cmsis_depthwise_conv_s8": "depthwise",
+         "tinyaot_cmsis_pool_s8": "pool"}
 
 
 def _python_size(kind, f, arch):
+    if kind == "pool":
+        return 0 if f["max"] else avgpool_buffer_size(arch, f["channels"])
     return conv_buffer_size(f) if kind == "conv" else depthwise_buffer_size(f, arch)
 
 
 def _c_call(kind, f, arch):
     """A C block printing CMSIS-NN's buffer size for parameter set f (a glue struct's fields)."""
+    if kind == "pool":
+        if f["max"]:  # arm_max_pool_s8 has no buffer size function: it takes no buffer
+            return "printf(\"0\\n\");"
+        return (f"printf(\"%ld\\n\", (long)arm_avgpool_s8_get_buffer_size{SUFFIX[arch]}"
+                f"({f['output_w']}, {f['channels']}));")
     tiles = "{%d, %d}, {%d, %d}, {%d, %d}" % (f["stride_w"], f["stride_h"], f["pad_w"], f["pad_h"],
                                              f["dilation_w"], f["dilation_h"])
     if kind == "conv":
@@ -61,6 +69,7 @@ def _grid():
         cases.append(("conv", {**base, "output_c": 6, "ch_mult": 1}))
         for mult in (1, 3):
             cases.append(("depthwise", {**base, "output_c": ic * mult, "ch_mult": mult}))
+    cases += [("pool", {"max": 0, "output_w": w, "channels": c}) for w, c in ((1, 1), (5, 8), (7, 33))]
     return cases
 
 

@@ -13,7 +13,7 @@ import pytest
 from test_models_host import check_against_tflm
 from tinyaot.modelbuilder import ModelBuilder
 from tinyaot.testing.models_basic import fc
-from tinyaot.testing.models_conv import RELU, RELU6, RELU_N1_TO_1, VALID, conv, depthwise
+from tinyaot.testing.models_conv import RELU, RELU6, RELU_N1_TO_1, VALID, conv, depthwise, pool
 
 
 def _run_single_op(tmp_path, build):
@@ -100,3 +100,63 @@ def test_fully_connected(case, tmp_path, cmsis_nn):
         return fc(mb, rng, x, q[0], units, depth, [batches, units], 0.05, -9, **opts), None
 
     assert _run_single_op(tmp_path, build) == [("FULLY_CONNECTED", "cmsis-nn", None)]
+
+
+# op, input shape, output shape, filter hw, options: arm_avgpool_s8 / arm_max_pool_s8 (the
+# catalog's `pooling` model adds VALID windows as large as the input and every activation).
+POOL_CASES = {
+    "avg_same_stride2_batch2": ("AVERAGE_POOL_2D", [2, 7, 8, 3], [2, 4, 4, 3], (3, 3), {"stride": (2, 2)}),
+    "avg_valid_many_channels": ("AVERAGE_POOL_2D", [1, 4, 6, 40], [1, 2, 5, 40], (3, 2),
+                                {"padding": VALID, "act": RELU}),
+    "max_same_unequal": ("MAX_POOL_2D", [1, 9, 7, 4], [1, 3, 4, 4], (2, 3), {"stride": (3, 2), "act": RELU6}),
+    "max_valid_batch3": ("MAX_POOL_2D", [3, 5, 5, 2], [3, 2, 2, 2], (2, 2), {"padding": VALID, "stride": (2, 2)}),
+}
+
+
+@pytest.mark.parametrize("case", sorted(POOL_CASES))
+def test_pooling(case, tmp_path, cmsis_nn):
+    op, in_shape, out_shape, hw, opts = POOL_CASES[case]
+
+    def build(mb, rng, q):
+        return pool(mb, op, mb.input("x", "int8", in_shape, scale=q[0], zero_point=q[1]), q, out_shape, hw,
+                    **opts), None
+
+    assert _run_single_op(tmp_path, build) == [(op, "cmsis-nn", None)]
+
+
+@pytest.mark.parametrize("dtype,shape,beta", [("int8", [3, 10], 1.0), ("int8", [2, 3, 7], 0.5),
+                                              ("int16", [4, 12], 2.0)], ids=["s8", "s8_rank3", "s8_s16"])
+def test_softmax(dtype, shape, beta, tmp_path, cmsis_nn):
+    """arm_softmax_s8 and arm_softmax_s8_s16, over the last dimension of any rank."""
+    def build(mb, rng, q):
+        x = mb.input("x", "int8", shape, scale=0.1, zero_point=3)
+        y = mb.tensor("y", dtype, shape, **(dict(scale=1.0 / 256, zero_point=-128) if dtype == "int8" else
+                                             dict(scale=1.0 / 65536, zero_point=-32768)))
+        mb.op("SOFTMAX", [x], [y], "SoftmaxOptions", beta=beta)
+        return y, None
+
+    assert _run_single_op(tmp_path, build) == [("SOFTMAX", "cmsis-nn", None)]
+
+
+def _binary(op, shape_a, shape_b, out_shape, act):
+    def build(mb, rng, q):
+        a = mb.input("a", "int8", shape_a, scale=0.03, zero_point=-5)
+        b = mb.input("b", "int8", shape_b, scale=0.05, zero_point=9)
+        y = mb.tensor("y", "int8", out_shape, scale=0.07 if op == "ADD" else 0.1, zero_point=-2)
+        mb.op(op, [a, b], [y], f"{op.capitalize()}Options", fused_activation_function=act)
+        return y, None
+    return build
+
+
+@pytest.mark.parametrize("op", ["ADD", "MUL"])
+@pytest.mark.parametrize("act", [0, RELU, RELU6], ids=["none", "relu", "relu6"])
+def test_elementwise_equal_shapes(op, act, tmp_path, cmsis_nn):
+    """arm_elementwise_add_s8 / arm_elementwise_mul_s8 (equal shapes only, as TFLM's glue)."""
+    assert _run_single_op(tmp_path, _binary(op, [2, 3, 5], [2, 3, 5], [2, 3, 5], act)) == [(op, "cmsis-nn", None)]
+
+
+@pytest.mark.parametrize("op", ["ADD", "MUL"])
+def test_elementwise_broadcast_falls_back_with_reason(op, tmp_path, cmsis_nn):
+    (chosen,) = _run_single_op(tmp_path, _binary(op, [2, 3, 5], [1, 3, 1], [2, 3, 5], RELU))
+    assert chosen == (op, "portable", "broadcast of [2, 3, 5] and [1, 3, 1]: CMSIS-NN's elementwise kernels "
+                                      "take equal shapes only")

@@ -1,6 +1,7 @@
-"""CMSIS-NN backend: CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED become calls
-into Arm's CMSIS-NN v7 kernels (through tinyaot_cmsis_nn.h) where CMSIS-NN
-supports their parameters; every other operator keeps its portable kernel.
+"""CMSIS-NN backend: CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, AVERAGE_POOL_2D,
+MAX_POOL_2D, SOFTMAX, ADD and MUL become calls into Arm's CMSIS-NN v7 kernels
+(through tinyaot_cmsis_nn.h) where CMSIS-NN supports their parameters; every
+other operator keeps its portable kernel.
 
 What TFLM's CMSIS-NN glue works out at Prepare (per-channel multipliers and
 shifts, padding, the scratch buffer size) is computed here, once, into flash
@@ -28,14 +29,19 @@ def lower(ctx, portable_calls, cpu):
     reason = _unsupported(ctx)
     if reason:
         return portable_calls, reason
-    return handler(ctx, CPU_ARCH[cpu]), None
+    return handler(ctx, CPU_ARCH[cpu], portable_calls), None
 
 
 def _unsupported(ctx):
     """Why CMSIS-NN cannot take this (already validated) operator, or None."""
     inp, out = ctx.input(0), ctx.output()
-    if inp.dtype != "int8" or out.dtype != "int8":
+    int16_output = ctx.op.type == "SOFTMAX" and out.dtype == "int16"  # arm_softmax_s8_s16
+    if inp.dtype != "int8" or (out.dtype != "int8" and not int16_output):
         return f"{inp.dtype} to {out.dtype}: CMSIS-NN lowering is int8 only"
+    if ctx.op.type in ("ADD", "MUL") and not (ctx.input(1).shape == inp.shape == out.shape):
+        # As TFLM's CMSIS-NN glue: CMSIS-NN's elementwise kernels do not broadcast.
+        return (f"broadcast of {list(inp.shape)} and {list(ctx.input(1).shape)}: CMSIS-NN's elementwise "
+                "kernels take equal shapes only")
     if ctx.op.type == "CONV_2D":
         groups = inp.shape[3] // ctx.input(1).shape[3]
         if groups != 1:
@@ -83,14 +89,14 @@ def _call(kernel, params, tables, tensors, scratch_bytes):
                        scratch=[scratch_bytes] if scratch_bytes else [], header=HEADER)]
 
 
-def _lower_conv(ctx, _arch):
+def _lower_conv(ctx, _arch, _portable):
     fields, tables, tensors = _conv_common(ctx, ctx.input(1).shape[1:3])
     size = conv_buffer_size(fields)
     params = ParamStruct("struct tinyaot_cmsis_conv_params", {**fields, "ch_mult": 1})
     return _call("tinyaot_cmsis_conv_s8", params, tables, tensors, size)
 
 
-def _lower_depthwise(ctx, arch):
+def _lower_depthwise(ctx, arch, _portable):
     fields, tables, tensors = _conv_common(ctx, ctx.input(1).shape[1:3])
     ch_mult = ctx.op.options.get("depth_multiplier", 1)
     size = depthwise_buffer_size(fields, arch)
@@ -98,7 +104,7 @@ def _lower_depthwise(ctx, arch):
     return _call("tinyaot_cmsis_depthwise_conv_s8", params, tables, tensors, size)
 
 
-def _lower_fully_connected(ctx, _arch):
+def _lower_fully_connected(ctx, _arch, _portable):
     """arm_fully_connected_s8 wants a buffer (kernel sums) only on MVE, which no --cpu choice selects."""
     inp, weights, bias, out = ctx.input(0), ctx.input(1), ctx.input(2, optional=True), ctx.output()
     output_depth, accum_depth = weights.shape
@@ -121,8 +127,57 @@ def _lower_fully_connected(ctx, _arch):
                        header=HEADER)]
 
 
-_HANDLERS = {"CONV_2D": _lower_conv, "DEPTHWISE_CONV_2D": _lower_depthwise,
-             "FULLY_CONNECTED": _lower_fully_connected}
+def _portable_fields(portable_calls, *names):
+    """Fields of the (single) portable call's parameter struct: the validated constants."""
+    (call,) = portable_calls
+    return {k: call.args[0].fields[k] for k in names}
+
+
+POOL_FIELDS = ("batches", "input_h", "input_w", "channels", "filter_h", "filter_w", "output_h", "output_w",
+               "stride_h", "stride_w", "pad_h", "pad_w", "act_min", "act_max")
+
+
+def _lower_pool(ctx, arch, portable):
+    is_max = ctx.op.type == "MAX_POOL_2D"
+    params = ParamStruct("struct tinyaot_cmsis_pool_params",
+                         {"max": int(is_max), **_portable_fields(portable, *POOL_FIELDS)})
+    size = 0 if is_max else avgpool_buffer_size(arch, params.fields["channels"])
+    return _call("tinyaot_cmsis_pool_s8", params, [], [TensorRef(ctx.input(0).index),
+                                                       TensorRef(ctx.output().index)], size)
+
+
+def avgpool_buffer_size(arch, channels):
+    """arm_avgpool_s8_get_buffer_size[_dsp]: one int32 sum per channel with DSP (max pooling needs none)."""
+    return 4 * channels if arch == "dsp" else 0
+
+
+def _lower_softmax(ctx, _arch, portable):
+    f = _portable_fields(portable, "outer_size", "depth", "input_multiplier", "input_left_shift", "diff_min")
+    out = ctx.output()
+    kernel = "tinyaot_cmsis_softmax_s8" if out.dtype == "int8" else "tinyaot_cmsis_softmax_s8_s16"
+    return [KernelCall(kernel, [ParamStruct("struct tinyaot_cmsis_softmax_params", f), TensorRef(ctx.input(0).index),
+                                TensorRef(out.index)], header=HEADER)]
+
+
+def _lower_elementwise(kernel, ctype, names):
+    def lower(ctx, _arch, portable):
+        params = ParamStruct(ctype, _portable_fields(portable, "size", *names))
+        return [KernelCall(kernel, [params, TensorRef(ctx.input(0).index), TensorRef(ctx.input(1).index),
+                                    TensorRef(ctx.output().index)], header=HEADER)]
+    return lower
+
+
+_OFFSETS_AND_RANGE = ("input1_offset", "input2_offset", "output_offset", "output_multiplier", "output_shift",
+                      "act_min", "act_max")
+_HANDLERS = {
+    "CONV_2D": _lower_conv, "DEPTHWISE_CONV_2D": _lower_depthwise, "FULLY_CONNECTED": _lower_fully_connected,
+    "AVERAGE_POOL_2D": _lower_pool, "MAX_POOL_2D": _lower_pool,
+    "SOFTMAX": _lower_softmax,
+    "ADD": _lower_elementwise("tinyaot_cmsis_add_s8", "struct tinyaot_cmsis_add_params", (
+        *_OFFSETS_AND_RANGE, "left_shift", "input1_multiplier", "input1_shift", "input2_multiplier",
+        "input2_shift")),
+    "MUL": _lower_elementwise("tinyaot_cmsis_mul_s8", "struct tinyaot_cmsis_mul_params", _OFFSETS_AND_RANGE),
+}
 
 
 def _aligned4(n):

@@ -143,4 +143,94 @@ static inline int32_t tinyaot_cmsis_fully_connected_s8(const struct tinyaot_cmsi
                                           &bias_dims, bias, &output_dims, output);
 }
 
+/* AVERAGE_POOL_2D and MAX_POOL_2D. */
+struct tinyaot_cmsis_pool_params {
+    int32_t max;  /* 1: MAX_POOL_2D, 0: AVERAGE_POOL_2D */
+    int32_t batches, input_h, input_w, channels;
+    int32_t filter_h, filter_w;
+    int32_t output_h, output_w;
+    int32_t stride_h, stride_w;
+    int32_t pad_h, pad_w;
+    int32_t act_min, act_max;
+};
+
+static inline int32_t tinyaot_cmsis_pool_s8(const struct tinyaot_cmsis_pool_params *p, void *scratch,
+                                            const int8_t *input, int8_t *output)
+{
+    cmsis_nn_context ctx;
+    cmsis_nn_pool_params pool;
+    cmsis_nn_dims input_dims, filter_dims, output_dims;
+    ctx.buf = scratch;
+    ctx.size = 0;
+    pool.stride.h = p->stride_h;
+    pool.stride.w = p->stride_w;
+    pool.padding.h = p->pad_h;
+    pool.padding.w = p->pad_w;
+    pool.activation.min = p->act_min;
+    pool.activation.max = p->act_max;
+    tinyaot_cmsis_dims(&input_dims, p->batches, p->input_h, p->input_w, p->channels);
+    tinyaot_cmsis_dims(&filter_dims, 1, p->filter_h, p->filter_w, 1);
+    tinyaot_cmsis_dims(&output_dims, p->batches, p->output_h, p->output_w, p->channels);
+    if (p->max) {
+        return arm_max_pool_s8(&ctx, &pool, &input_dims, input, &filter_dims, &output_dims, output);
+    }
+    return arm_avgpool_s8(&ctx, &pool, &input_dims, input, &filter_dims, &output_dims, output);
+}
+
+/* SOFTMAX over the last dimension: outer_size rows of depth values. */
+struct tinyaot_cmsis_softmax_params {
+    int32_t outer_size;
+    int32_t depth;
+    int32_t input_multiplier;
+    int32_t input_left_shift;
+    int32_t diff_min;
+};
+
+static inline void tinyaot_cmsis_softmax_s8(const struct tinyaot_cmsis_softmax_params *p, const int8_t *input,
+                                            int8_t *output)
+{
+    arm_softmax_s8(input, p->outer_size, p->depth, p->input_multiplier, p->input_left_shift, p->diff_min, output);
+}
+
+static inline void tinyaot_cmsis_softmax_s8_s16(const struct tinyaot_cmsis_softmax_params *p, const int8_t *input,
+                                                int16_t *output)
+{
+    arm_softmax_s8_s16(input, p->outer_size, p->depth, p->input_multiplier, p->input_left_shift, p->diff_min,
+                       output);
+}
+
+/* ADD and MUL of equal shapes (CMSIS-NN's elementwise kernels do not broadcast). */
+struct tinyaot_cmsis_add_params {
+    int32_t size;
+    int32_t input1_offset, input2_offset, output_offset;
+    int32_t output_multiplier, output_shift;
+    int32_t act_min, act_max;
+    int32_t left_shift;
+    int32_t input1_multiplier, input1_shift;
+    int32_t input2_multiplier, input2_shift;
+};
+
+static inline int32_t tinyaot_cmsis_add_s8(const struct tinyaot_cmsis_add_params *p, const int8_t *input1,
+                                           const int8_t *input2, int8_t *output)
+{
+    return arm_elementwise_add_s8(input1, input2, p->input1_offset, p->input1_multiplier, p->input1_shift,
+                                  p->input2_offset, p->input2_multiplier, p->input2_shift, p->left_shift, output,
+                                  p->output_offset, p->output_multiplier, p->output_shift, p->act_min,
+                                  p->act_max, p->size);
+}
+
+struct tinyaot_cmsis_mul_params {
+    int32_t size;
+    int32_t input1_offset, input2_offset, output_offset;
+    int32_t output_multiplier, output_shift;
+    int32_t act_min, act_max;
+};
+
+static inline int32_t tinyaot_cmsis_mul_s8(const struct tinyaot_cmsis_mul_params *p, const int8_t *input1,
+                                           const int8_t *input2, int8_t *output)
+{
+    return arm_elementwise_mul_s8(input1, input2, p->input1_offset, p->input2_offset, output, p->output_offset,
+                                  p->output_multiplier, p->output_shift, p->act_min, p->act_max, p->size);
+}
+
 #endif /* TINYAOT_CMSIS_NN_H */
