@@ -12,7 +12,8 @@ from tinyaot.ops import LOWERINGS, VIEW_OPS
 from tinyaot.ops.base import LowerContext
 from tinyaot.ops.copy import lower_copy
 from tinyaot.passes.views import find_views
-from tinyaot.planner.greedy import align_up, lower_bound, plan
+from tinyaot.planner.greedy import align_up
+from tinyaot.planner.strategies import plan
 from tinyaot.planner.lifetimes import arena_buffers
 from tinyaot.planner.verify import verify_plan
 
@@ -40,6 +41,7 @@ class CompiledModel:
     state: dict  # variable tensor index -> offset in the state area
     state_size: int
     backends: dict  # operator index -> (backend, why not the chosen one, or None)
+    plan: object  # planner.strategies.PlanOutcome: which strategy won, proven optimal or not
     notes: list = field(default_factory=list)
 
 
@@ -52,14 +54,13 @@ def compile_model(path, options):
     backends = {op.index: backend for op, _, backend in lowered}
     scratch = {op.index: [s for c in op_calls for s in c.scratch] for op, op_calls in calls}
     buffers = arena_buffers(graph, views, {k: v for k, v in scratch.items() if v}, options.inputs_in_arena)
-    arena_size = plan(buffers, options.alignment)
-    verify_plan(buffers, arena_size, options.alignment, graph.source)
-    lb = lower_bound(buffers, options.alignment)
+    outcome = plan(buffers, options.alignment)
+    verify_plan(buffers, outcome.arena_size, options.alignment, graph.source)
     state, state_size = place_state(graph, options.alignment)
-    model = CompiledModel(options, graph, views, calls, buffers, arena_size, lb, state, state_size, backends)
-    if arena_size != lb:
-        model.notes.append(f"arena is {arena_size} bytes, {arena_size - lb} above the lower bound {lb}: "
-                           "no placement of these lifetimes by greedy best-fit reaches it")
+    model = CompiledModel(options, graph, views, calls, buffers, outcome.arena_size, outcome.lower_bound,
+                          state, state_size, backends, outcome)
+    if outcome.arena_size != outcome.lower_bound:
+        model.notes.append(outcome.note())
     return model
 
 

@@ -28,7 +28,7 @@ def print_inspection(model):
         print(f"  {b.offset:>8} {b.size:>8} {f'{b.first}-{b.last}':>9}  {b.name}")
     print(f"\narena {model.arena_size} bytes, lower bound {model.lower_bound} bytes, "
           f"state {model.state_size} bytes, alignment {model.options.alignment}")
-    for note in model.notes:
+    for note in [model.plan.note()] + [n for n in model.notes if n != model.plan.note()]:
         print(f"note: {note}")
     print_c_api(model)
 

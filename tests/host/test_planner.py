@@ -3,9 +3,17 @@
 import pytest
 
 from tinyaot.errors import TinyAotError
-from tinyaot.planner.greedy import align_up, lower_bound, plan
+from tinyaot.planner.greedy import align_up, lower_bound
+from tinyaot.compiler import Options, compile_model
+from tinyaot.planner.search import branch_and_bound
+from tinyaot.planner.strategies import PlanOutcome
+from tinyaot.planner.strategies import plan as plan_outcome
 from tinyaot.planner.lifetimes import Buffer
 from tinyaot.planner.verify import verify_plan
+
+
+def plan(buffers, alignment):
+    return plan_outcome(buffers, alignment).arena_size
 
 
 def buffers(*specs):
@@ -67,3 +75,39 @@ def test_disjoint_lifetimes_may_share_bytes():
     bs = buffers((32, 0, 0), (32, 1, 1))
     assert plan(bs, 16) == 32
     assert bs[0].offset == bs[1].offset == 0
+
+
+def test_exact_search_finds_what_greedy_by_size_misses():
+    """The FC-stack shape: a wide input, narrow middle layers, a wide output. Largest-first
+    best fit strands a gap; the exact search reaches the bound and says so."""
+    bs = buffers((640, 0, 0), (128, 0, 1), (128, 1, 2), (8, 2, 3), (128, 3, 4), (640, 4, 4))
+    outcome = plan_outcome(bs, 16)
+    verify_plan(bs, outcome.arena_size, 16, "m")
+    assert outcome.arena_size == outcome.lower_bound == 768
+    assert outcome.proven_optimal
+
+
+def test_exhausted_search_proves_that_nothing_smaller_exists():
+    # Three buffers live together: 48 bytes is the least; asked for less, the search says none exists.
+    bs = buffers((16, 0, 0), (16, 0, 0), (16, 0, 0))
+    found, complete = branch_and_bound(bs, 16, best_size=48, target=0)
+    assert found is None and complete
+
+
+def test_search_out_of_budget_claims_no_proof():
+    bs = buffers((16, 0, 0), (16, 0, 0), (16, 0, 0))
+    found, complete = branch_and_bound(bs, 16, best_size=48, target=0, node_budget=2)
+    assert found is None and not complete
+    note = PlanOutcome(64, 48, "greedy by size, best fit", False).note()
+    assert note == ("planned by greedy by size, best fit: arena is 64 bytes, 16 above the lower bound 48; "
+                    "not proven optimal (the exact search ran out of its node budget)")
+
+
+@pytest.mark.parametrize("name,inputs_in_arena,arena", [
+    ("mobilenet_v1_025_96x96x3", True, 55296),  # greedy by size alone: 64512
+    ("fc_autoencoder", False, 256),             # greedy by size alone: 272
+])
+def test_planner_reaches_the_bound_where_greedy_by_size_did_not(own_model, name, inputs_in_arena, arena):
+    model = compile_model(own_model(name), Options("m", inputs_in_arena=inputs_in_arena))
+    assert model.arena_size == model.lower_bound == arena
+    assert model.plan.proven_optimal and not model.notes

@@ -218,6 +218,7 @@ class _CodegenContext:
             "lower_bound": m.lower_bound,
             "state_size": m.state_size,
             "notes": m.notes,
+            "planner": {"strategy": m.plan.strategy, "proven_optimal": m.plan.proven_optimal},
             "plan": [{"name": b.name, "tensor": b.tensor, "offset": b.offset, "size": b.size,
                       "first_step": b.first, "last_step": b.last} for b in m.buffers],
             "weights": {s: g.tensors[t].nbytes for t, s in sorted(self.weights.items())},

@@ -1,9 +1,6 @@
-"""Static memory planning: offsets in one arena for every buffer.
-
-Greedy by size: the largest buffers are placed first, each in the smallest gap
-between already placed buffers whose lifetimes overlap its own (best fit), or
-above them all if no gap fits.
-"""
+"""Placing buffers one after another: each goes into a gap between already placed
+buffers whose lifetimes overlap its own (best fit: the smallest gap that holds it;
+first fit: the lowest), or above them all."""
 
 
 def align_up(n, alignment):
@@ -17,18 +14,22 @@ def lower_bound(buffers, alignment):
                default=0)
 
 
-def plan(buffers, alignment):
-    """Sets each buffer's offset; returns the arena size in bytes."""
+def arena_size(buffers, alignment):
+    return max((b.offset + align_up(b.size, alignment) for b in buffers), default=0)
+
+
+def place(ordered, alignment, fit="best"):
+    """Sets the offset of each buffer of `ordered`, in that order; returns the arena size."""
     placed = []
-    for b in sorted(buffers, key=lambda b: (-b.size, b.first, b.name)):
+    for b in ordered:
         size = align_up(b.size, alignment)
-        best_offset, best_gap = None, None
+        chosen, chosen_gap = None, None
         top = 0
         for other in sorted((p for p in placed if p.live_with(b)), key=lambda p: p.offset):
             gap = other.offset - top
-            if gap >= size and (best_gap is None or gap < best_gap):
-                best_offset, best_gap = top, gap
+            if gap >= size and (chosen_gap is None or (fit == "best" and gap < chosen_gap)):
+                chosen, chosen_gap = top, gap
             top = max(top, other.offset + align_up(other.size, alignment))
-        b.offset = best_offset if best_offset is not None else top
+        b.offset = chosen if chosen is not None else top
         placed.append(b)
-    return max((b.offset + align_up(b.size, alignment) for b in buffers), default=0)
+    return arena_size(ordered, alignment)

@@ -1,0 +1,52 @@
+"""Exact placement by branch and bound, for when no heuristic reaches the lower bound.
+
+Any placement can be pushed down until each buffer rests at offset 0 or on top of
+a buffer it is live with, without growing the arena. Such a placement is built by
+taking buffers in order of offset, each at 0 or on the top of one already placed:
+the search branches over those choices (offsets never decreasing, ties in buffer
+order) and prunes every branch that cannot beat the best arena found. A node
+budget, not a clock, bounds it, so the same input always gives the same answer.
+"""
+
+from tinyaot.planner.greedy import align_up
+
+
+def branch_and_bound(buffers, alignment, best_size, target, node_budget=200_000):
+    """Offsets (list, in buffer order) of a placement smaller than best_size, the
+    smallest found, or None; and whether the search was complete (then nothing
+    smaller than what it returns, or than best_size, exists)."""
+    n = len(buffers)
+    sizes = [align_up(b.size, alignment) for b in buffers]
+    conflicts = [[j for j in range(n) if j != i and buffers[i].live_with(buffers[j])] for i in range(n)]
+    offsets = [None] * n
+    state = {"best": best_size, "found": None, "nodes": 0}
+
+    def fits(i, at):
+        return all(offsets[j] is None or at + sizes[i] <= offsets[j] or offsets[j] + sizes[j] <= at
+                   for j in conflicts[i])
+
+    def search(floor, last_index, top, left):
+        if state["nodes"] >= node_budget:
+            return
+        state["nodes"] += 1
+        if not left:
+            state["best"], state["found"] = top, list(offsets)
+            return
+        candidates = {0} | {offsets[j] + sizes[j] for j in range(n) if offsets[j] is not None}
+        for at in sorted(c for c in candidates if c >= floor):
+            for i in sorted(left):
+                if at == floor and i < last_index:
+                    continue  # same offset: one order suffices
+                new_top = max(top, at + sizes[i])
+                if new_top >= state["best"] or not fits(i, at):
+                    continue
+                offsets[i] = at
+                left.remove(i)
+                search(at, i, new_top, left)
+                left.add(i)
+                offsets[i] = None
+                if state["best"] <= target:
+                    return
+
+    search(0, -1, 0, set(range(n)))
+    return state["found"], state["nodes"] < node_budget

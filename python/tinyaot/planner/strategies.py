@@ -1,0 +1,69 @@
+"""The planner: several placement strategies, the smallest arena kept, and an
+exact search when none reaches the lower bound.
+
+Each strategy is an order in which greedy.place() takes the buffers, with best
+or first fit. Ties keep the earlier strategy, so the result is deterministic.
+"""
+
+from dataclasses import dataclass
+
+from tinyaot.planner.greedy import align_up, arena_size, lower_bound, place
+from tinyaot.planner.search import branch_and_bound
+
+
+def _overlap_bytes(b, buffers):
+    return sum(o.size for o in buffers if o is not b and o.live_with(b))
+
+
+ORDERS = {
+    "size": lambda bs: sorted(bs, key=lambda b: (-b.size, b.first, b.name)),
+    "conflicts": lambda bs: sorted(bs, key=lambda b: (-_overlap_bytes(b, bs), -b.size, b.name)),
+    "first step": lambda bs: sorted(bs, key=lambda b: (b.first, -b.size, b.name)),
+    "lifetime": lambda bs: sorted(bs, key=lambda b: (-(b.last - b.first), -b.size, b.name)),
+    "area": lambda bs: sorted(bs, key=lambda b: (-b.size * (b.last - b.first + 1), b.name)),
+}
+FITS = ("best", "first")
+
+
+@dataclass
+class PlanOutcome:
+    arena_size: int
+    lower_bound: int
+    strategy: str  # e.g. "greedy by size, best fit" or "branch and bound"
+    proven_optimal: bool  # nothing smaller exists for these lifetimes and sizes
+
+    def note(self):
+        """One line for the JSON and inspect."""
+        if self.arena_size == self.lower_bound:
+            return f"planned by {self.strategy}: at the lower bound, optimal"
+        proof = ("proven optimal by exhaustive search: no placement of these lifetimes reaches the lower bound"
+                 if self.proven_optimal else
+                 "not proven optimal (the exact search ran out of its node budget)")
+        return (f"planned by {self.strategy}: arena is {self.arena_size} bytes, "
+                f"{self.arena_size - self.lower_bound} above the lower bound {self.lower_bound}; {proof}")
+
+
+def plan(buffers, alignment, node_budget=200_000):
+    """Sets every buffer's offset; returns a PlanOutcome."""
+    bound = lower_bound(buffers, alignment)
+    best = None
+    for order_name, order in ORDERS.items():
+        for fit in FITS:
+            size = place(order(buffers), alignment, fit)
+            if best is None or size < best[0]:
+                best = (size, f"greedy by {order_name}, {fit} fit", [b.offset for b in buffers])
+            if best[0] == bound:
+                break
+        if best[0] == bound:
+            break
+    size, strategy, offsets = best
+    proven = size == bound
+    if not proven:
+        found, complete = branch_and_bound(buffers, alignment, size, bound, node_budget)
+        if found is not None:
+            offsets, size, strategy = found, max(o + align_up(b.size, alignment)
+                                                 for o, b in zip(found, buffers)), "branch and bound"
+        proven = complete or size == bound
+    for b, offset in zip(buffers, offsets):
+        b.offset = offset
+    return PlanOutcome(arena_size(buffers, alignment), bound, strategy, proven)
