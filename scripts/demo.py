@@ -40,9 +40,24 @@ def show_model_on_board(board):
                   f"{figures.instructions} instructions, stack {figures.stack_bytes} bytes")
 
 
+def show_plan():
+    """The DS-CNN keyword spotter's memory plan, as a table line and a picture."""
+    from tinyaot.compiler import Options, compile_model
+    from tinyaot.planner.svg import plan_svg
+    from tinyaot.testing import catalog
+    out = ROOT / "build" / "plan"
+    out.mkdir(parents=True, exist_ok=True)
+    model = compile_model(catalog.build("ds_cnn_kws", out), Options("ds_cnn_kws", inputs_in_arena=True))
+    picture = out / "ds_cnn_kws.plan.svg"
+    picture.write_text(plan_svg(model))
+    print(f"\n== memory plan of the MLPerf Tiny DS-CNN (input in the arena) ==\n  {model.plan.note()}\n"
+          f"  picture: {picture} (x: operator step, y: arena offset; the dashed line is the lower bound)")
+
+
 def main():
     for board in harness.boards():
         show_model_on_board(board)
+    show_plan()
     print("\n== footprint and speed (tinyaot bench) ==")
     models = [str(MODEL)] + [str(p) for p in sorted((ROOT.parent / "shared" / "models").glob("*.tflite"))]
     return bench.main(models + ["--json", str(ROOT / "build" / "bench.json")])

@@ -20,6 +20,7 @@ def main(argv=None):
     p.add_argument("model")
     _add_codegen_args(p)
     p.add_argument("--out", required=True, help="output folder")
+    p.add_argument("--plan-svg", action="store_true", help="also draw the memory plan: <out>/<name>.plan.svg")
 
     p = sub.add_parser("run", help="compile, run on the host, print the outputs")
     p.add_argument("model")
@@ -29,6 +30,7 @@ def main(argv=None):
     p = sub.add_parser("inspect", help="print operators, tensors and the memory plan")
     p.add_argument("model")
     _add_codegen_args(p, name_required=False)
+    p.add_argument("--plan-svg", metavar="FILE", help="draw the memory plan into this SVG file")
 
     sub.add_parser("bench", help="footprint and speed table on the QEMU boards (see tinyaot bench -h)",
                    add_help=False)
@@ -86,6 +88,8 @@ def cmd_compile(args):
     start = time.perf_counter()
     model = compile_model(args.model, _options(args))
     emit(model, args.out)
+    if args.plan_svg:
+        _write_plan_svg(model, os.path.join(args.out, f"{args.name}.plan.svg"))
     print(f"{args.out}: arena {model.arena_size} bytes (lower bound {model.lower_bound}), "
           f"state {model.state_size} bytes, {len(model.graph.operators)} operators, "
           f"{time.perf_counter() - start:.2f} s")
@@ -122,8 +126,21 @@ def cmd_run(args):
 def cmd_inspect(args):
     from tinyaot.compiler import compile_model
     from tinyaot.report import print_inspection
-    print_inspection(compile_model(args.model, _options(args)))
+    model = compile_model(args.model, _options(args))
+    print_inspection(model)
+    if args.plan_svg:
+        _write_plan_svg(model, args.plan_svg)
     return 0
+
+
+def _write_plan_svg(model, path):
+    from tinyaot.planner.svg import plan_svg
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(plan_svg(model))
+    except OSError as e:
+        raise TinyAotError(f"cannot write the plan picture: {e.strerror}", file=path) from None
+    print(f"plan picture: {path}")
 
 
 COMMANDS = {"compile": cmd_compile, "run": cmd_run, "inspect": cmd_inspect}

@@ -1,5 +1,8 @@
 """The memory planner: lifetimes, the lower bound, placement, and the verifier."""
 
+import json
+from pathlib import Path
+
 import pytest
 
 from tinyaot.errors import TinyAotError
@@ -111,3 +114,27 @@ def test_planner_reaches_the_bound_where_greedy_by_size_did_not(own_model, name,
     model = compile_model(own_model(name), Options("m", inputs_in_arena=inputs_in_arena))
     assert model.arena_size == model.lower_bound == arena
     assert model.plan.proven_optimal and not model.notes
+
+
+def test_plan_picture_draws_every_buffer_and_the_bound(own_model):
+    from tinyaot.planner.svg import plan_svg
+    model = compile_model(own_model("fc_autoencoder"), Options("fc"))
+    svg = plan_svg(model)
+    assert svg == plan_svg(compile_model(own_model("fc_autoencoder"), Options("fc")))  # deterministic
+    assert svg.startswith('<svg xmlns="http://www.w3.org/2000/svg"') and svg.rstrip().endswith("</svg>")
+    for b in model.buffers:
+        assert f"<title>{b.name}: {b.size} bytes at offset {b.offset}, steps {b.first}-{b.last}</title>" in svg
+    assert svg.count("<title>") == len(model.buffers)
+    assert "LB 256</text>" in svg and "fc: arena 256 bytes, lower bound 256 bytes (branch and bound)" in svg
+
+
+def test_cli_writes_the_plan_picture(own_model, tmp_path):
+    import subprocess
+    import sys
+    out = tmp_path / "out"
+    result = subprocess.run([sys.executable, "-m", "tinyaot", "compile", str(own_model("ds_cnn_kws")), "--name", "kws",
+                             "--out", str(out), "--plan-svg"], capture_output=True, text=True,
+                            env={"PYTHONPATH": str(Path(__file__).parents[2] / "python")})
+    assert result.returncode == 0, result.stderr
+    assert f"plan picture: {out / 'kws.plan.svg'}" in result.stdout
+    assert (out / "kws.plan.svg").read_text().count("<title>") == len(json.loads((out / "kws.json").read_text())["plan"])

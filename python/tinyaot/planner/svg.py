@@ -1,0 +1,52 @@
+"""The memory plan as a picture: x is the operator step, y the byte offset in the
+arena, one labelled rectangle per buffer, and the lower bound as a dashed line."""
+
+from html import escape
+
+from tinyaot.planner.greedy import align_up
+
+COLORS = ["#8dd3c7", "#ffffb3", "#bebada", "#fb8072", "#80b1d3", "#fdb462", "#b3de69", "#fccde5",
+          "#d9d9d9", "#bc80bd", "#ccebc5", "#ffed6f"]
+STEP_W, PLOT_H, LEFT, TOP, BOTTOM, RIGHT = 56, 420, 80, 40, 50, 20
+
+
+def plan_svg(model):
+    buffers = model.buffers
+    steps = max((b.last for b in buffers), default=0) + 1
+    steps = max(steps, len(model.graph.operators))
+    height_bytes = max(model.arena_size, model.lower_bound, 1)
+    scale = PLOT_H / height_bytes
+    width = LEFT + steps * STEP_W + RIGHT
+    y_of = lambda offset: TOP + PLOT_H - offset * scale  # noqa: E731 (offset 0 at the bottom)
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{TOP + PLOT_H + BOTTOM}" '
+           f'font-family="sans-serif" font-size="10">',
+           f'<text x="{LEFT}" y="16" font-size="13">{escape(model.options.name)}: arena {model.arena_size} bytes, '
+           f'lower bound {model.lower_bound} bytes ({escape(model.plan.strategy)})</text>',
+           f'<rect x="{LEFT}" y="{TOP}" width="{steps * STEP_W}" height="{PLOT_H}" fill="#fafafa" stroke="#999"/>']
+    for i, b in enumerate(sorted(buffers, key=lambda b: (b.first, b.offset, b.name))):
+        x, w = LEFT + b.first * STEP_W, (b.last - b.first + 1) * STEP_W
+        h = align_up(b.size, model.options.alignment) * scale
+        y = y_of(b.offset) - h
+        out.append(f'<rect x="{x}" y="{y:.1f}" width="{w}" height="{h:.1f}" fill="{COLORS[i % len(COLORS)]}" '
+                   f'fill-opacity="0.85" stroke="#333"><title>{escape(b.name)}: {b.size} bytes at offset '
+                   f'{b.offset}, steps {b.first}-{b.last}</title></rect>')
+        if h >= 12:
+            label = b.name if len(b.name) * 6 <= w - 4 else b.name[:max(1, (w - 4) // 6 - 1)] + "…"
+            out.append(f'<text x="{x + 3}" y="{y + 11:.1f}">{escape(label)}</text>')
+    lb = y_of(model.lower_bound)
+    out.append(f'<line x1="{LEFT}" y1="{lb:.1f}" x2="{LEFT + steps * STEP_W}" y2="{lb:.1f}" stroke="#c00" '
+               f'stroke-dasharray="6 3"/><text x="{LEFT - 4}" y="{lb + 3:.1f}" text-anchor="end" fill="#c00">'
+               f'LB {model.lower_bound}</text>')
+    if model.arena_size != model.lower_bound:
+        top = y_of(model.arena_size)
+        out.append(f'<text x="{LEFT - 4}" y="{top + 3:.1f}" text-anchor="end">{model.arena_size}</text>')
+    out.append(f'<text x="{LEFT - 4}" y="{TOP + PLOT_H + 3}" text-anchor="end">0</text>')
+    for s in range(steps):
+        out.append(f'<text x="{LEFT + s * STEP_W + STEP_W / 2}" y="{TOP + PLOT_H + 14}" '
+                   f'text-anchor="middle">{s}</text>')
+    out.append(f'<text x="{LEFT + steps * STEP_W / 2}" y="{TOP + PLOT_H + 34}" text-anchor="middle">'
+               'operator step</text>')
+    out.append(f'<text x="14" y="{TOP + PLOT_H / 2}" transform="rotate(-90 14 {TOP + PLOT_H / 2})" '
+               'text-anchor="middle">arena offset (bytes)</text>')
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
