@@ -57,29 +57,37 @@ static inline void tinyaot_cmsis_conv_dims(const struct tinyaot_cmsis_conv_param
     tinyaot_cmsis_dims(output, p->input_n, p->output_h, p->output_w, p->output_c);
 }
 
-static inline int32_t tinyaot_cmsis_conv_s8(const struct tinyaot_cmsis_conv_params *p, const int32_t *multiplier,
-                                     const int32_t *shift, void *scratch, const int8_t *input,
-                                     const int8_t *filter, const int32_t *bias, int8_t *output)
+/* Everything both convolutions pass to CMSIS-NN but the filter shape and the depth multiplier. */
+static inline void tinyaot_cmsis_conv_setup(const struct tinyaot_cmsis_conv_params *p, const int32_t *multiplier,
+                                            const int32_t *shift, void *scratch, cmsis_nn_conv_params *conv,
+                                            cmsis_nn_per_channel_quant_params *quant, cmsis_nn_context *ctx)
 {
     /* CMSIS-NN takes non-const pointers to the tables but only reads them. */
+    quant->multiplier = (int32_t *)multiplier;
+    quant->shift = (int32_t *)shift;
+    conv->input_offset = p->input_offset;
+    conv->output_offset = p->output_offset;
+    conv->stride.h = p->stride_h;
+    conv->stride.w = p->stride_w;
+    conv->padding.h = p->pad_h;
+    conv->padding.w = p->pad_w;
+    conv->dilation.h = p->dilation_h;
+    conv->dilation.w = p->dilation_w;
+    conv->activation.min = p->act_min;
+    conv->activation.max = p->act_max;
+    ctx->buf = scratch;
+    ctx->size = 0; /* CMSIS-NN does not read it; the planner sized the buffer */
+}
+
+static inline int32_t tinyaot_cmsis_conv_s8(const struct tinyaot_cmsis_conv_params *p, const int32_t *multiplier,
+                                            const int32_t *shift, void *scratch, const int8_t *input,
+                                            const int8_t *filter, const int32_t *bias, int8_t *output)
+{
     cmsis_nn_per_channel_quant_params quant;
     cmsis_nn_conv_params conv;
     cmsis_nn_context ctx;
     cmsis_nn_dims input_dims, filter_dims, bias_dims, output_dims;
-    quant.multiplier = (int32_t *)multiplier;
-    quant.shift = (int32_t *)shift;
-    conv.input_offset = p->input_offset;
-    conv.output_offset = p->output_offset;
-    conv.stride.h = p->stride_h;
-    conv.stride.w = p->stride_w;
-    conv.padding.h = p->pad_h;
-    conv.padding.w = p->pad_w;
-    conv.dilation.h = p->dilation_h;
-    conv.dilation.w = p->dilation_w;
-    conv.activation.min = p->act_min;
-    conv.activation.max = p->act_max;
-    ctx.buf = scratch;
-    ctx.size = 0; /* CMSIS-NN does not read it; the planner sized the buffer */
+    tinyaot_cmsis_conv_setup(p, multiplier, shift, scratch, &conv, &quant, &ctx);
     tinyaot_cmsis_conv_dims(p, &input_dims, &bias_dims, &output_dims);
     tinyaot_cmsis_dims(&filter_dims, p->output_c, p->filter_h, p->filter_w, p->input_c);
     return arm_convolve_wrapper_s8(&ctx, &conv, &quant, &input_dims, input, &filter_dims, filter, &bias_dims,
@@ -87,32 +95,26 @@ static inline int32_t tinyaot_cmsis_conv_s8(const struct tinyaot_cmsis_conv_para
 }
 
 static inline int32_t tinyaot_cmsis_depthwise_conv_s8(const struct tinyaot_cmsis_conv_params *p,
-                                               const int32_t *multiplier, const int32_t *shift, void *scratch,
-                                               const int8_t *input, const int8_t *filter, const int32_t *bias,
-                                               int8_t *output)
+                                                      const int32_t *multiplier, const int32_t *shift,
+                                                      void *scratch, const int8_t *input, const int8_t *filter,
+                                                      const int32_t *bias, int8_t *output)
 {
     cmsis_nn_per_channel_quant_params quant;
-    cmsis_nn_dw_conv_params conv;
+    cmsis_nn_conv_params conv;
+    cmsis_nn_dw_conv_params dw;
     cmsis_nn_context ctx;
     cmsis_nn_dims input_dims, filter_dims, bias_dims, output_dims;
-    quant.multiplier = (int32_t *)multiplier;
-    quant.shift = (int32_t *)shift;
-    conv.input_offset = p->input_offset;
-    conv.output_offset = p->output_offset;
-    conv.ch_mult = p->ch_mult;
-    conv.stride.h = p->stride_h;
-    conv.stride.w = p->stride_w;
-    conv.padding.h = p->pad_h;
-    conv.padding.w = p->pad_w;
-    conv.dilation.h = p->dilation_h;
-    conv.dilation.w = p->dilation_w;
-    conv.activation.min = p->act_min;
-    conv.activation.max = p->act_max;
-    ctx.buf = scratch;
-    ctx.size = 0;
+    tinyaot_cmsis_conv_setup(p, multiplier, shift, scratch, &conv, &quant, &ctx);
+    dw.input_offset = conv.input_offset;
+    dw.output_offset = conv.output_offset;
+    dw.ch_mult = p->ch_mult;
+    dw.stride = conv.stride;
+    dw.padding = conv.padding;
+    dw.dilation = conv.dilation;
+    dw.activation = conv.activation;
     tinyaot_cmsis_conv_dims(p, &input_dims, &bias_dims, &output_dims);
     tinyaot_cmsis_dims(&filter_dims, 1, p->filter_h, p->filter_w, p->output_c);
-    return arm_depthwise_conv_wrapper_s8(&ctx, &conv, &quant, &input_dims, input, &filter_dims, filter,
+    return arm_depthwise_conv_wrapper_s8(&ctx, &dw, &quant, &input_dims, input, &filter_dims, filter,
                                          &bias_dims, bias, &output_dims, output);
 }
 
