@@ -1,8 +1,9 @@
-"""SOFTMAX (int8 -> int8/int16), LOGISTIC, TANH, RELU, RELU6, LEAKY_RELU and PRELU (int8).
+"""SOFTMAX (int8 -> int8/int16); LOGISTIC, TANH, RELU, RELU6, LEAKY_RELU, PRELU,
+HARD_SWISH (int8).
 
 The constants are computed here the way TFLM's Prepare computes them
 (softmax_common.cc, logistic_common.cc, tanh.cc, activations_common.cc,
-leaky_relu_common.cc, prelu_common.cc), in double from
+leaky_relu_common.cc, prelu_common.cc, hard_swish_common.cc), in double from
 the float32 scales, so the kernels only do TFLM's Eval arithmetic.
 """
 
@@ -202,6 +203,37 @@ def lower_relu6(ctx):
     return [KernelCall("tinyaot_relu_s8", [params, TensorRef(inp.index), TensorRef(out.index)])]
 
 
+def _int16_multiplier(multiplier):
+    """tflite::DownScaleInt32ToInt16Multiplier: a Q31 multiplier rounded to Q15."""
+    return 32767 if multiplier >= (1 << 31) - 1 - (1 << 15) else (multiplier + (1 << 15)) >> 16
+
+
+def lower_hard_swish(ctx):
+    inp, out = ctx.input(0), ctx.output()
+    ctx.expect_dtype(inp, "int8")
+    ctx.expect(out.dtype == inp.dtype, f"output dtype {out.dtype} differs from input dtype {inp.dtype}", out.index)
+    ctx.expect_quantized(inp)
+    ctx.expect_quantized(out)
+    _expect_same_shape(ctx, inp, out)
+    # hard_swish_common.cc, in float32 then widened to double.
+    f32 = np.float32
+    hires_scale = f32(1.0 / 128.0) * f32(inp.scale)
+    out_m, out_e = quantize_multiplier(float(hires_scale / f32(out.scale)))
+    ctx.expect(out_e <= 0, f"input scale / output scale {inp.scale / out.scale:g} is too large "
+                           "(TFLM needs input scale / 128 below the output scale)", out.index)
+    relu_m, relu_e = quantize_multiplier(float(hires_scale / f32(3.0 / 32768.0)))
+    params = ParamStruct("struct tinyaot_hard_swish_s8_params", {
+        "size": inp.num_elements,
+        "input_zero_point": inp.zero_point,
+        "output_zero_point": out.zero_point,
+        "output_multiplier": _int16_multiplier(out_m),
+        "output_exponent": out_e,
+        "reluish_multiplier": _int16_multiplier(relu_m),
+        "reluish_exponent": relu_e,
+    })
+    return [KernelCall("tinyaot_hard_swish_s8", [params, TensorRef(inp.index), TensorRef(out.index)])]
+
+
 def lower_prelu(ctx):
     ctx.expect(len(ctx.op.inputs) == 2, f"expects 2 inputs (input, alpha), has {len(ctx.op.inputs)}")
     inp, alpha, out = ctx.input(0), ctx.input(1), ctx.output()
@@ -237,4 +269,5 @@ OPS = {
     "TANH": lower_tanh,
     "LEAKY_RELU": lower_leaky_relu,
     "PRELU": lower_prelu,
+    "HARD_SWISH": lower_hard_swish,
 }

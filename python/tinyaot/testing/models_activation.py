@@ -1,4 +1,4 @@
-"""Test models: SOFTMAX, LOGISTIC, TANH, RELU, RELU6, LEAKY_RELU, PRELU, QUANTIZE and DEQUANTIZE.
+"""Test models: SOFTMAX, LOGISTIC, TANH, RELU, RELU6, LEAKY_RELU, PRELU, HARD_SWISH, QUANTIZE and DEQUANTIZE.
 
 Each model feeds one input to several operators with different options, so a
 few small models cover the dtype pairs and the edge cases (saturation,
@@ -109,6 +109,22 @@ def prelu_s8():
     prelu(mb.const("alpha_s", np.array([77], np.int8), scale=0.003, zero_point=0), 0.05, -7)
     prelu(mb.const("alpha_rows", rng.integers(-128, 127, [4, 1, 1]).astype(np.int8), scale=0.01, zero_point=-1),
           0.1, 30)
+    return mb.build()
+
+
+@test_model("hard_swish_int8")
+def hard_swish_s8():
+    """HARD_SWISH from inputs of small to large scale (the reluish exponent
+    negative, zero and positive), output scales finer and coarser than the
+    input's, zero points either side."""
+    mb = ModelBuilder()
+    cases = [(0.002, 3, 0.0019, -100), (0.02, -10, 0.015, -20), (0.008, 0, 0.008, -128),
+             (0.1, 25, 0.3, 5), (0.4, -128, 0.1, 0)]
+    for k, (in_scale, in_zp, out_scale, out_zp) in enumerate(cases):
+        x = mb.input(f"x{k}", "int8", [4, 16], scale=in_scale, zero_point=in_zp)
+        y = mb.tensor(f"hs{k}", "int8", [4, 16], scale=out_scale, zero_point=out_zp)
+        mb.op("HARD_SWISH", [x], [y])
+        mb.output(y)
     return mb.build()
 
 
