@@ -1,4 +1,4 @@
-"""ADD, SUB and MUL, int8, with TFLite's broadcasting (up to 6 dimensions).
+"""ADD, SUB, SQUARED_DIFFERENCE and MUL, int8, with TFLite's broadcasting (up to 6 dimensions).
 
 All follow TFLM: ADD is reference_integer_ops::AddFunc with the rescaling set
 up by CalculateOpDataAdd (left_shift 20, every multiplier below one), SUB the
@@ -69,7 +69,7 @@ def merge_dims(dims, stride_lists):
 
 
 def _common(ctx):
-    """Checks shared by ADD, SUB and MUL; returns (in1, in2, out, broadcast shape)."""
+    """Checks shared by ADD, SUB, SQUARED_DIFFERENCE and MUL; returns (in1, in2, out, broadcast shape)."""
     ctx.expect(len(ctx.op.inputs) == 2, f"expects 2 inputs, has {len(ctx.op.inputs)}")
     a, b, out = ctx.input(0), ctx.input(1), ctx.output()
     for t in (a, b, out):
@@ -116,24 +116,27 @@ def _multiplier_below_one(ctx, real, what, tensor):
     return m, s
 
 
-LEFT_SHIFT = 20  # CalculateOpDataAdd/CalculateOpDataSub: 20 for int8
-
-
-def _lower_add_or_sub(ctx, subtract):
-    """ADD and SUB share the kernel and the rescaling. The rescale factors are
-    computed in double from the float32 scales, as CalculateOpDataAdd does. (The
-    TFLM source's CalculateOpDataSub divides in float, but the tflite-micro
-    build the tests check against matches double and not float: the
-    sub_broadcast_act model tells them apart.)"""
+def _add_kernel_call(ctx, left_shift, subtract=False, square=False):
+    """ADD, SUB and SQUARED_DIFFERENCE share the kernel and the rescaling: each
+    input to a common scale with left_shift bits of headroom, then the sum,
+    difference or squared difference to the output. The factors are computed in
+    double from the float32 scales, as CalculateOpDataAdd and squared_difference.cc
+    do. (The TFLM source's CalculateOpDataSub divides in float, but the
+    tflite-micro build the tests check against matches double and not float:
+    the sub_broadcast_act model tells them apart.)"""
     a, b, out, shape = _common(ctx)
     twice_max = 2.0 * float(max(a.scale, b.scale))
-    reals = (float(a.scale) / twice_max, float(b.scale) / twice_max,
-             twice_max / ((1 << LEFT_SHIFT) * float(out.scale)))
-    (m1, s1), (m2, s2), (mo, so) = (_multiplier_below_one(ctx, r, what, t.index) for r, what, t in
-                                    zip(reals, ("input 1", "input 2", "output"), (a, b, out)))
+    m1, s1 = _multiplier_below_one(ctx, float(a.scale) / twice_max, "input 1", a.index)
+    m2, s2 = _multiplier_below_one(ctx, float(b.scale) / twice_max, "input 2", b.index)
+    if square:  # may be above 1
+        mo, so = requantize_multiplier(twice_max * twice_max / ((1 << 2 * left_shift) * float(out.scale)))
+    else:
+        mo, so = _multiplier_below_one(ctx, twice_max / ((1 << left_shift) * float(out.scale)), "output",
+                                       out.index)
     return _binary_call(ctx, "tinyaot_add_s8", "struct tinyaot_add_params", a, b, out, shape, {
-        "left_shift": LEFT_SHIFT,
+        "left_shift": left_shift,
         "subtract": int(subtract),
+        "square": int(square),
         "input1_multiplier": m1, "input1_shift": s1,
         "input2_multiplier": m2, "input2_shift": s2,
         "output_multiplier": mo, "output_shift": so,
@@ -141,11 +144,16 @@ def _lower_add_or_sub(ctx, subtract):
 
 
 def lower_add(ctx):
-    return _lower_add_or_sub(ctx, subtract=False)
+    return _add_kernel_call(ctx, 20)  # CalculateOpDataAdd: 20 for int8
 
 
 def lower_sub(ctx):
-    return _lower_add_or_sub(ctx, subtract=True)
+    return _add_kernel_call(ctx, 20, subtract=True)  # CalculateOpDataSub: 20 for int8
+
+
+def lower_squared_difference(ctx):
+    # 7: the square of 255 << 7 fits in 32 bits.
+    return _add_kernel_call(ctx, 7, subtract=True, square=True)
 
 
 def lower_mul(ctx):
@@ -156,4 +164,4 @@ def lower_mul(ctx):
                         {"output_multiplier": m, "output_shift": s})
 
 
-OPS = {"ADD": lower_add, "SUB": lower_sub, "MUL": lower_mul}
+OPS = {"ADD": lower_add, "SUB": lower_sub, "MUL": lower_mul, "SQUARED_DIFFERENCE": lower_squared_difference}

@@ -15,6 +15,9 @@ NONE, RELU, RELU_N1_TO_1, RELU6 = 0, 1, 2, 3
 
 def _binary(mb, op, a, b, shape, scale, zp, act=NONE, name=None):
     y = mb.tensor(name or f"{op.lower()}{len(mb.tensors)}", "int8", shape, scale=scale, zero_point=zp)
+    if op == "SQUARED_DIFFERENCE":
+        mb.op(op, [a, b], [y], "SquaredDifferenceOptions")
+        return y
     options = {"ADD": "AddOptions", "SUB": "SubOptions", "MUL": "MulOptions"}[op]
     mb.op(op, [a, b], [y], options, fused_activation_function=act)
     return y
@@ -75,6 +78,23 @@ def sub_broadcast_act():
     row = mb.input("row", "int8", [4, 1, 5], scale=0.03, zero_point=-9)
     mb.output(_binary(mb, "SUB", col, row, [2, 4, 3, 5], 0.09, 2))
     mb.output(_binary(mb, "SUB", x, x, [1, 4, 4, 3], 0.1, -128, act=RELU))
+    return mb.build()
+
+
+@test_model("squared_difference")
+def squared_difference():
+    """SQUARED_DIFFERENCE of equal shapes, a broadcast channel vector and a
+    constant, output factors below and above 1 (a saturating one too)."""
+    rng = np.random.default_rng(46)
+    mb = ModelBuilder()
+    x = mb.input("x", "int8", [1, 4, 4, 3], scale=0.05, zero_point=-3)
+    y = mb.input("y", "int8", [1, 1, 1, 3], scale=0.11, zero_point=7)
+    z = mb.input("z", "int8", [1, 4, 4, 3], scale=0.0213, zero_point=20)
+    mb.output(_binary(mb, "SQUARED_DIFFERENCE", x, z, [1, 4, 4, 3], 0.2, -128))
+    mb.output(_binary(mb, "SQUARED_DIFFERENCE", y, x, [1, 4, 4, 3], 0.5, -100))
+    c = mb.const("c", random_int8(rng, [4, 1, 3]), scale=0.03, zero_point=-2)
+    mb.output(_binary(mb, "SQUARED_DIFFERENCE", z, c, [1, 4, 4, 3], 0.001, -128))
+    mb.output(_binary(mb, "SQUARED_DIFFERENCE", x, x, [1, 4, 4, 3], 0.01, 0))
     return mb.build()
 
 
