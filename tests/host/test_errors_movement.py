@@ -1,5 +1,5 @@
 """Operators that move values (SLICE, STRIDED_SLICE, SPLIT, SPLIT_V, UNPACK, PACK,
-TRANSPOSE, SPACE_TO_DEPTH, DEPTH_TO_SPACE, RESIZE_NEAREST_NEIGHBOR) refuse what they cannot run, naming
+TRANSPOSE, SPACE_TO_DEPTH, DEPTH_TO_SPACE, RESIZE_NEAREST_NEIGHBOR, GATHER) refuse what they cannot run, naming
 the operator, the tensor and the problem."""
 
 import numpy as np
@@ -62,6 +62,10 @@ CASES = [
      r"operator 0 \(RESIZE_NEAREST_NEIGHBOR\): tensor 'x': input must be 4-D \(NHWC\), is \[2, 2, 1\]"),
     (("RESIZE_NEAREST_NEIGHBOR", [1, 2, 2, 1], [[0, 3]], [[1, 0, 3, 1]], "ResizeNearestNeighborOptions"), {},
      r"operator 0 \(RESIZE_NEAREST_NEIGHBOR\): tensor 'c0': size \[0, 3\] must be two positive values"),
+    (("GATHER", [4, 5], [[7]], [[1, 5]], "GatherOptions"), dict(axis=0),
+     r"operator 0 \(GATHER\): tensor 'c0': index 7 is outside 0..3"),
+    (("GATHER", [4, 5], [[1]], [[4, 2]], "GatherOptions"), dict(axis=1),
+     r"operator 0 \(GATHER\): tensor 'y0': output shape \[4, 2\] should be \[4, 1\]"),
 ]
 
 
@@ -93,4 +97,17 @@ def test_slice_begin_computed_at_run_time(tmp_path):
     path = tmp_path / "bad.tflite"
     path.write_bytes(mb.build())
     with pytest.raises(TinyAotError, match=r"operator 0 \(SLICE\): tensor 'begin': must be a constant tensor"):
+        compile_model(path, Options("bad"))
+
+
+def test_gather_indices_computed_at_run_time(tmp_path):
+    mb = ModelBuilder()
+    x, idx = mb.input("x", "int8", [4, 2], **Q), mb.input("idx", "int32", [3])
+    y = mb.tensor("y", "int8", [3, 2], **Q)
+    mb.op("GATHER", [x, idx], [y], "GatherOptions", axis=0)
+    mb.output(y)
+    path = tmp_path / "bad.tflite"
+    path.write_bytes(mb.build())
+    with pytest.raises(TinyAotError, match=r"operator 0 \(GATHER\): tensor 'idx': indices computed at run time "
+                                           r"are not supported"):
         compile_model(path, Options("bad"))

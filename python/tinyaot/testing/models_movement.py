@@ -170,3 +170,24 @@ def resize_nearest():
     f = mb.input("f", "float32", [1, 2, 3, 1])
     resize(f, "float32", [5, 5], 1, align_corners=True)
     return mb.build()
+
+
+@test_model("gathers")
+def gathers():
+    """GATHER with constant indices: rows of a matrix (repeated, reordered),
+    channels of an image (axis -1), a 2-D index tensor, batch_dims 1; int8 and
+    float32."""
+    mb = ModelBuilder()
+
+    def gather(x, dtype, indices, shape, **options):
+        y = _out(mb, dtype, shape)
+        mb.op("GATHER", [x, _ints(mb, indices)], [y], "GatherOptions", **options)
+
+    x = mb.input("x", "int8", [1, 4, 5, 6], **Q8)
+    gather(x, "int8", [5, 0, 2, 2], [1, 4, 5, 4], axis=-1)
+    gather(x, "int8", [[3, 1], [0, 0], [2, 3]], [1, 3, 2, 5, 6], axis=1)
+    m = mb.input("m", "float32", [6, 3])
+    gather(m, "float32", [4, 4, 1], [3, 3], axis=0)
+    b = mb.input("b", "int8", [3, 5, 2], **Q8)
+    gather(b, "int8", [[0, 4], [1, 1], [3, 2]], [3, 2, 2], axis=1, batch_dims=1)
+    return mb.build()
