@@ -1,5 +1,5 @@
 """Operators that move values (SLICE, STRIDED_SLICE, SPLIT, SPLIT_V, UNPACK, PACK,
-TRANSPOSE, SPACE_TO_DEPTH, DEPTH_TO_SPACE, RESIZE_NEAREST_NEIGHBOR, GATHER) refuse what they cannot run, naming
+TRANSPOSE, SPACE_TO_DEPTH, DEPTH_TO_SPACE, RESIZE_NEAREST_NEIGHBOR, RESIZE_BILINEAR, GATHER) refuse what they cannot run, naming
 the operator, the tensor and the problem."""
 
 import numpy as np
@@ -62,6 +62,11 @@ CASES = [
      r"operator 0 \(RESIZE_NEAREST_NEIGHBOR\): tensor 'x': input must be 4-D \(NHWC\), is \[2, 2, 1\]"),
     (("RESIZE_NEAREST_NEIGHBOR", [1, 2, 2, 1], [[0, 3]], [[1, 0, 3, 1]], "ResizeNearestNeighborOptions"), {},
      r"operator 0 \(RESIZE_NEAREST_NEIGHBOR\): tensor 'c0': size \[0, 3\] must be two positive values"),
+    (("RESIZE_BILINEAR", [1, 2, 2, 1], [[3, 3]], [[1, 3, 3, 1]], "ResizeBilinearOptions"),
+     dict(align_corners=True, half_pixel_centers=True),
+     r"operator 0 \(RESIZE_BILINEAR\): half_pixel_centers and align_corners are both set \(TFLM refuses it\)"),
+    (("RESIZE_BILINEAR", [1, 2, 2, 1], [[3, 3]], [[1, 3, 3, 1]], "ResizeBilinearOptions"), dict(dtype="float32"),
+     r"operator 0 \(RESIZE_BILINEAR\): tensor 'x': dtype float32 is not supported here \(supported: int8\)"),
     (("GATHER", [4, 5], [[7]], [[1, 5]], "GatherOptions"), dict(axis=0),
      r"operator 0 \(GATHER\): tensor 'c0': index 7 is outside 0..3"),
     (("GATHER", [4, 5], [[1]], [[4, 2]], "GatherOptions"), dict(axis=1),

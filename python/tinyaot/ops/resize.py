@@ -1,8 +1,10 @@
-"""RESIZE_NEAREST_NEIGHBOR (int8, int16, float32) of NHWC tensors to a constant size.
+"""RESIZE_NEAREST_NEIGHBOR (int8, int16, float32) and RESIZE_BILINEAR (int8) of
+NHWC tensors to a constant size.
 
-The input pixel of each output row and column is computed here with
-GetNearestNeighbor's float32 arithmetic (reference_ops, TFLM's kernel), so
-the kernel only copies pixels.
+Where each output row and column comes from is computed here as TFLM's
+reference kernels compute it (GetNearestNeighbor's float32 arithmetic,
+ComputeInterpolationValuesInteger's 1/1024 steps), so the kernels only read
+tables: the nearest pixel to copy, or the two neighbours and their weight.
 """
 
 import math
@@ -61,4 +63,50 @@ def lower_resize_nearest_neighbor(ctx):
         TensorRef(inp.index), TensorRef(out.index)])]
 
 
-OPS = {"RESIZE_NEAREST_NEIGHBOR": lower_resize_nearest_neighbor}
+def _scale_10(input_size, output_size, align_corners):
+    """ResizeBilinearInteger's step in 1/1024 (integer division, rounded)."""
+    if align_corners and output_size > 1:
+        return ((1 << 10) * (input_size - 1) + (output_size - 1) // 2) // (output_size - 1)
+    return ((1 << 10) * input_size + output_size // 2) // output_size
+
+
+def _c_div(a, b):
+    """C's integer division (toward zero)."""
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b > 0) else -q
+
+
+def bilinear_neighbours(i, scale_10, half_pixel_centers, input_size):
+    """ComputeInterpolationValuesInteger: (lower, upper, weight of upper in 1/1024)."""
+    scaled = i * scale_10 + (_c_div(scale_10, 2) - (1 << 9) if half_pixel_centers else 0)
+    lower = max(_c_div(scaled, 1 << 10), 0)
+    upper = min(_c_div(scaled + (1 << 10) - 1, 1 << 10), input_size - 1)
+    return lower, upper, scaled - (1 << 10) * lower
+
+
+def lower_resize_bilinear(ctx):
+    inp, out, height, width = _resize_operands(ctx, ("int8",))
+    align = bool(ctx.op.options.get("align_corners", False))
+    half = bool(ctx.op.options.get("half_pixel_centers", False))
+    ctx.expect(not (align and half), "half_pixel_centers and align_corners are both set (TFLM refuses it)")
+    _, in_h, in_w, depth = inp.shape
+    rows, cols = [], []
+    for y in range(height):
+        y0, y1, wy = bilinear_neighbours(y, _scale_10(in_h, height, align), half, in_h)
+        rows += [y0 * in_w * depth, y1 * in_w * depth, wy]
+    for x in range(width):
+        x0, x1, wx = bilinear_neighbours(x, _scale_10(in_w, width, align), half, in_w)
+        cols += [x0 * depth, x1 * depth, wx]
+    params = ParamStruct("struct tinyaot_resize_bilinear_s8_params", {
+        "batches": inp.shape[0],
+        "output_height": height,
+        "output_width": width,
+        "depth": depth,
+        "input_batch_size": in_h * in_w * depth,
+    })
+    return [KernelCall("tinyaot_resize_bilinear_s8", [
+        params, ParamArray("int32_t", np.array(rows, np.int32)), ParamArray("int32_t", np.array(cols, np.int32)),
+        TensorRef(inp.index), TensorRef(out.index)])]
+
+
+OPS = {"RESIZE_NEAREST_NEIGHBOR": lower_resize_nearest_neighbor, "RESIZE_BILINEAR": lower_resize_bilinear}

@@ -191,3 +191,25 @@ def gathers():
     b = mb.input("b", "int8", [3, 5, 2], **Q8)
     gather(b, "int8", [[0, 4], [1, 1], [3, 2]], [3, 2, 2], axis=1, batch_dims=1)
     return mb.build()
+
+
+@test_model("resize_bilinear")
+def resize_bilinear():
+    """RESIZE_BILINEAR (int8) up, down and by uneven factors, plain, with
+    align_corners and with half_pixel_centers (whose first positions fall
+    before the first pixel)."""
+    mb = ModelBuilder()
+
+    def resize(x, size, depth, batches=1, **options):
+        y = _out(mb, "int8", [batches, size[0], size[1], depth])
+        mb.op("RESIZE_BILINEAR", [x, _ints(mb, size)], [y], "ResizeBilinearOptions", **options)
+
+    x = mb.input("x", "int8", [2, 3, 5, 3], **Q8)
+    resize(x, [6, 10], 3, batches=2)
+    resize(x, [7, 4], 3, batches=2, align_corners=True)
+    resize(x, [5, 9], 3, batches=2, half_pixel_centers=True)
+    resize(x, [2, 3], 3, batches=2, half_pixel_centers=True)
+    resize(x, [1, 13], 3, batches=2, align_corners=True)
+    s = mb.input("s", "int8", [1, 2, 2, 1], **Q8)
+    resize(s, [8, 8], 1, half_pixel_centers=True)
+    return mb.build()
