@@ -177,3 +177,21 @@ def test_arg_max_refused(tmp_path, in_dtype, axis, out_shape, message):
     mb.output(y)
     with pytest.raises(TinyAotError, match=message):
         compile_bytes(tmp_path, mb.build())
+
+
+@pytest.mark.parametrize("a_shape, b_shape, out_shape, message", [
+    ([2, 3, 4], [2, 5, 5], [2, 3, 5], r"operator 0 \(BATCH_MATMUL\): tensor 'b': lhs \[2, 3, 4\] and rhs "
+                                      r"\[2, 5, 5\] do not multiply"),
+    ([2, 3, 4], [3, 4, 5], [2, 3, 5], r"tensor 'b': batch dimensions of \[2, 3, 4\] and \[3, 4, 5\] do not "
+                                      r"broadcast"),
+    ([4], [4, 5], [5], r"operator 0 \(BATCH_MATMUL\): tensor 'a': rank 1 is outside 2..5"),
+    ([3, 4], [4, 5], [3, 4], r"tensor 'y': output shape \[3, 4\] should be \[3, 5\]"),
+])
+def test_batch_matmul_refused(tmp_path, a_shape, b_shape, out_shape, message):
+    mb = ModelBuilder()
+    a, b = mb.input("a", "int8", a_shape, **Q), mb.input("b", "int8", b_shape, **Q)
+    y = mb.tensor("y", "int8", out_shape, **Q)
+    mb.op("BATCH_MATMUL", [a, b], [y], "BatchMatMulOptions")
+    mb.output(y)
+    with pytest.raises(TinyAotError, match=message):
+        compile_bytes(tmp_path, mb.build())

@@ -255,3 +255,30 @@ def arg_min_max():
     arg("ARG_MAX", f, 1, [3])
     arg("ARG_MIN", f, -2, [7])
     return mb.build()
+
+
+@test_model("batch_matmul")
+def batch_matmul():
+    """BATCH_MATMUL of 2-D to 4-D operands: plain, adj_x, adj_y and both, batch
+    dimensions broadcast either way, a constant right-hand side, zero points
+    on every operand."""
+    rng = np.random.default_rng(47)
+    mb = ModelBuilder()
+
+    def matmul(a, b, shape, scale, zp, **adj):
+        y = mb.tensor(f"mm{len(mb.tensors)}", "int8", shape, scale=scale, zero_point=zp)
+        mb.op("BATCH_MATMUL", [a, b], [y], "BatchMatMulOptions", **adj)
+        return mb.output(y)
+
+    a = mb.input("a", "int8", [2, 3, 4], scale=0.05, zero_point=-3)
+    b = mb.input("b", "int8", [2, 4, 5], scale=0.04, zero_point=6)
+    matmul(a, b, [2, 3, 5], 0.3, -10)
+    at = mb.input("at", "int8", [2, 4, 3], scale=0.02, zero_point=0)
+    bt = mb.input("bt", "int8", [1, 5, 4], scale=0.07, zero_point=-1)
+    matmul(at, bt, [2, 3, 5], 0.2, 4, adj_x=True, adj_y=True)
+    matmul(a, bt, [2, 3, 5], 0.25, 0, adj_y=True)
+    w = mb.const("w", random_int8(rng, [4, 6]), scale=0.01, zero_point=2)
+    matmul(at, w, [2, 3, 6], 0.1, -128, adj_x=True)
+    c = mb.input("c", "int8", [3, 1, 2, 4], scale=0.06, zero_point=9)
+    matmul(c, b, [3, 2, 2, 5], 0.4, 1)
+    return mb.build()

@@ -1,0 +1,68 @@
+"""BATCH_MATMUL (int8), as TFLM's batch_matmul.cc computes it: lhs [..., A, B]
+x rhs [..., B, C] (adj_x / adj_y transpose the last two dimensions), the
+leading dimensions broadcast, one output rescale (GetQuantizedConvolution-
+Multipler: the scales multiplied in float32)."""
+
+import itertools
+
+import numpy as np
+
+from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, TensorRef
+from tinyaot.ops.strided_copy import contiguous_strides
+from tinyaot.quant import requantize_multiplier
+
+MAX_RANK = 5  # TFLM's BatchMatMulPrepare
+
+
+def lower_batch_matmul(ctx):
+    ctx.expect(len(ctx.op.inputs) == 2, f"expects 2 inputs (lhs, rhs), has {len(ctx.op.inputs)}")
+    lhs, rhs, out = ctx.input(0), ctx.input(1), ctx.output()
+    for t in (lhs, rhs, out):
+        ctx.expect_dtype(t, "int8")
+        ctx.expect_quantized(t)
+    for t in (lhs, rhs):
+        ctx.expect(2 <= len(t.shape) <= MAX_RANK, f"rank {len(t.shape)} is outside 2..{MAX_RANK}", t.index)
+    rank = max(len(lhs.shape), len(rhs.shape))
+    ls = [1] * (rank - len(lhs.shape)) + list(lhs.shape)
+    rs = [1] * (rank - len(rhs.shape)) + list(rhs.shape)
+    adj_x, adj_y = bool(ctx.op.options.get("adj_x", False)), bool(ctx.op.options.get("adj_y", False))
+    rows, depth = (ls[-1], ls[-2]) if adj_x else (ls[-2], ls[-1])
+    rhs_depth, cols = (rs[-1], rs[-2]) if adj_y else (rs[-2], rs[-1])
+    ctx.expect(depth == rhs_depth, f"lhs {list(lhs.shape)} and rhs {list(rhs.shape)} do not multiply "
+                                   f"(adj_x {adj_x}, adj_y {adj_y})", rhs.index)
+    batch = []
+    for d in range(rank - 2):
+        ctx.expect(ls[d] == rs[d] or 1 in (ls[d], rs[d]),
+                   f"batch dimensions of {list(lhs.shape)} and {list(rhs.shape)} do not broadcast", rhs.index)
+        batch.append(max(ls[d], rs[d]))
+    expected = batch + [rows, cols]
+    ctx.expect(list(out.shape) == expected, f"output shape {list(out.shape)} should be {expected}", out.index)
+
+    lst, rst = contiguous_strides(ls), contiguous_strides(rs)
+    offsets = []
+    for index in itertools.product(*(range(n) for n in batch)):
+        offsets.append(sum(i * lst[d] for d, i in enumerate(index) if ls[d] != 1))
+        offsets.append(sum(i * rst[d] for d, i in enumerate(index) if rs[d] != 1))
+    f32 = np.float32
+    multiplier, shift = requantize_multiplier(float(f32(lhs.scale) * f32(rhs.scale)) / float(out.scale))
+    params = ParamStruct("struct tinyaot_batch_matmul_params", {
+        "batches": len(offsets) // 2,
+        "rows": rows,
+        "cols": cols,
+        "depth": depth,
+        "lhs_row_stride": 1 if adj_x else depth,
+        "lhs_depth_stride": rows if adj_x else 1,
+        "rhs_depth_stride": 1 if adj_y else cols,
+        "rhs_col_stride": depth if adj_y else 1,
+        "lhs_offset": -lhs.zero_point,
+        "rhs_offset": -rhs.zero_point,
+        "output_offset": out.zero_point,
+        "multiplier": multiplier,
+        "shift": shift,
+    })
+    return [KernelCall("tinyaot_batch_matmul_s8", [params, ParamArray("int32_t", np.array(offsets, np.int32)),
+                                                   TensorRef(lhs.index), TensorRef(rhs.index),
+                                                   TensorRef(out.index)])]
+
+
+OPS = {"BATCH_MATMUL": lower_batch_matmul}
