@@ -24,6 +24,7 @@
 #define CMD_RUN 0x04u
 #define CMD_READ_OUTPUT 0x05u
 #define CMD_RESET 0x06u
+#define CMD_PROFILE 0x07u
 #define RESPONSE 0x80u
 #define MSG_ERROR 0x7Fu
 
@@ -39,6 +40,37 @@ static void *outputs[MAX_TENSORS];
 static uint32_t io_needed;
 static uint32_t io_size;
 static int io_ok;
+
+#ifdef TINYAOT_RUNNER_PROFILE
+/*
+ * Per-step profile: the generated run() calls TINYAOT_PROFILE_HOOK (defined to
+ * tinyaot_runner_profile_step by the build) before each operator step and once
+ * after the last; the counter read at each call, minus the one before, is the
+ * cost of a step plus one hook call.
+ */
+#define MAX_STEPS 512u
+#define PROFILE_PER_FRAME 60u
+static uint64_t step_marks[MAX_STEPS + 1u];
+static uint32_t step_count; /* hook calls in the last run */
+static uint32_t hook_cost;  /* counter ticks of one hook call with nothing between */
+
+void tinyaot_runner_profile_step(uint32_t step);
+void tinyaot_runner_profile_step(uint32_t step)
+{
+    uint64_t now = tinyaot_port_cycles();
+    if (step <= MAX_STEPS) {
+        step_marks[step] = now;
+        step_count = step + 1u;
+    }
+}
+
+static void measure_hook_cost(void)
+{
+    tinyaot_runner_profile_step(0u);
+    tinyaot_runner_profile_step(1u);
+    hook_cost = (uint32_t)(step_marks[1] - step_marks[0]);
+}
+#endif
 
 static uint8_t payload[MAX_PAYLOAD];
 static uint8_t reply[MAX_PAYLOAD];
@@ -326,6 +358,10 @@ static void do_run(void)
     end = tinyaot_port_cycles();
     overhead = end - start;
 
+#ifdef TINYAOT_RUNNER_PROFILE
+    measure_hook_cost();
+    step_count = 0u;
+#endif
     tinyaot_port_stack_paint();
     start = tinyaot_port_cycles();
     status = model->run(inputs, outputs);
@@ -339,6 +375,34 @@ static void do_run(void)
     put_u32(reply + 8, (uint32_t)(end >> 32));
     put_u32(reply + 12, stack);
     send_frame(CMD_RUN | RESPONSE, reply, 16);
+}
+
+/*
+ * PROFILE: `first u16` -> `steps u16` (step figures the last RUN recorded, 0 if
+ * the firmware has no profile), `hook_cost u32`, then up to PROFILE_PER_FRAME
+ * u32 counter ticks of steps first, first + 1, ... (each minus one hook call).
+ */
+static void do_profile(uint32_t len)
+{
+    uint32_t n = 0u, steps = 0u, cost = 0u;
+    if (len != 2u) {
+        send_error(ERR_ARGUMENT, CMD_PROFILE, "payload is first step u16");
+        return;
+    }
+#ifdef TINYAOT_RUNNER_PROFILE
+    {
+        uint32_t i = get_u16(payload);
+        steps = step_count > 0u ? step_count - 1u : 0u;
+        cost = hook_cost;
+        for (; i < steps && n < PROFILE_PER_FRAME; i++, n++) {
+            uint64_t ticks = step_marks[i + 1u] - step_marks[i];
+            put_u32(reply + 6u + 4u * n, ticks > cost ? (uint32_t)(ticks - cost) : 0u);
+        }
+    }
+#endif
+    put_u16(reply, steps);
+    put_u32(reply + 2, cost);
+    send_frame(CMD_PROFILE | RESPONSE, reply, 6u + 4u * n);
 }
 
 void tinyaot_runner(const struct tinyaot_model *m)
@@ -365,6 +429,9 @@ void tinyaot_runner(const struct tinyaot_model *m)
             break;
         case CMD_READ_OUTPUT:
             do_read_output(len);
+            break;
+        case CMD_PROFILE:
+            do_profile(len);
             break;
         case CMD_RESET:
             model->reset();

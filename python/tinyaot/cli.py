@@ -35,10 +35,16 @@ def main(argv=None):
     sub.add_parser("bench", help="footprint and speed table on the QEMU boards (see tinyaot bench -h)",
                    add_help=False)
 
+    sub.add_parser("profile", help="instructions per operator and kernel on a board (see tinyaot profile -h)",
+                   add_help=False)
+
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["bench"]:  # bench has its own parser; hand it every argument as given
         from tinyaot import bench
         return bench.main(argv[1:])
+    if argv[:1] == ["profile"]:
+        from tinyaot import profile
+        return profile.main(argv[1:])
     args = parser.parse_args(argv)
     from tinyaot import requirements
     lacking = requirements.missing()

@@ -16,13 +16,13 @@ import subprocess
 import time
 
 from .build import Firmware, ModelTooBig, boards, build_firmware
-from .device import Device, ModelInfo, RunFigures, TensorInfo
+from .device import Device, ModelInfo, RunFigures, StepProfile, TensorInfo
 from .errors import (BuildError, DeviceError, DeviceFault, DeviceTimeout, HarnessError,
                      ProtocolError)
 from .qemu import DEFAULT_ICOUNT_SHIFT, Qemu
 
 __all__ = ["BuildError", "Device", "DeviceError", "DeviceFault", "DeviceTimeout", "Firmware",
-           "HarnessError", "ModelInfo", "ModelTooBig", "ProtocolError", "Qemu", "RunFigures",
+           "HarnessError", "ModelInfo", "ModelTooBig", "ProtocolError", "Qemu", "RunFigures", "StepProfile",
            "TensorInfo", "boards", "build_firmware", "open_device", "open_qemu", "open_serial"]
 
 BAUDRATE = 115200

@@ -87,12 +87,14 @@ def _cached(cache_file, key):
 
 
 def build_firmware(board, model=None, name=None, test_mode=None, build_root=None,
-                   cmake_args=(), jobs=None, inputs_in_arena=False, kernels="portable"):
+                   cmake_args=(), jobs=None, inputs_in_arena=False, kernels="portable",
+                   profile=False):
     """Configure (first time only) and build; returns a Firmware.
 
     Either model (path to .tflite) and name (C identifier), or test_mode
     (echo, fault, garbage, hang, spin) for the runner's stand-in model.
     inputs_in_arena: generate with --inputs-in-arena (inputs share the arena).
+    profile: record the counter at every operator step (Device.profile()).
     kernels: the generator's kernel backend; "cmsis-nn" builds CMSIS-NN from
     TINYAOT_CMSIS_NN_DIR (environment).
     Raises ModelTooBig when the model does not fit the board, BuildError otherwise.
@@ -106,11 +108,12 @@ def build_firmware(board, model=None, name=None, test_mode=None, build_root=None
         if not model or not name:
             raise ValueError("build_firmware needs model and name, or test_mode")
         label = name + ("-inputs_in_arena" if inputs_in_arena else "") + \
-            ("" if kernels == "portable" else f"-{kernels}")
+            ("" if kernels == "portable" else f"-{kernels}") + ("-profile" if profile else "")
         defs = {"TINYAOT_RUNNER_TEST": "", "TINYAOT_MODEL": str(Path(model).resolve()),
                 "TINYAOT_MODEL_NAME": name,
                 "TINYAOT_RUNNER_INPUTS_IN_ARENA": "ON" if inputs_in_arena else "OFF",
-                "TINYAOT_RUNNER_KERNELS": kernels}
+                "TINYAOT_RUNNER_KERNELS": kernels,
+                "TINYAOT_RUNNER_PROFILE": "ON" if profile else "OFF"}
         if kernels == "cmsis-nn":
             defs["TINYAOT_CMSIS_NN_DIR"] = os.environ.get("TINYAOT_CMSIS_NN_DIR", "")
     defs["BOARD"] = board

@@ -53,6 +53,14 @@ class RunFigures:
     instructions: int = None  # under QEMU -icount: exact-ish instruction count
 
 
+@dataclass
+class StepProfile:
+    cycles: list            # counter ticks per operator step (profile hook taken out)
+    hook_cycles: int        # ticks of one hook call
+    instructions: list = None  # the same as instructions under QEMU -icount
+    hook_instructions: int = None
+
+
 class Device:
     """Speaks the protocol over `port`, an open pyserial.Serial (or alike).
 
@@ -212,16 +220,35 @@ class Device:
             self.request(P.CMD_WRITE_INPUT,
                          struct.pack("<BI", index, off) + data[off:off + chunk])
 
+    def _instructions(self, cycles):
+        """Counter ticks as instructions under QEMU -icount (None on a real board)."""
+        if self.icount_shift is None or not self.info().cycles_hz:
+            return None
+        # QEMU -icount: virtual time advances 2**shift ns per instruction.
+        ns = cycles * 1e9 / self.info().cycles_hz
+        return int(round(ns / (1 << self.icount_shift)))
+
     def run(self):
         p = self.request(P.CMD_RUN, timeout=self.run_timeout)
         status, lo, hi, stack = struct.unpack("<iIII", p)
         cycles = lo | (hi << 32)
-        figures = RunFigures(status, cycles, stack)
-        if self.icount_shift is not None and self.info().cycles_hz:
-            # QEMU -icount: virtual time advances 2**shift ns per instruction.
-            ns = cycles * 1e9 / self.info().cycles_hz
-            figures.instructions = int(round(ns / (1 << self.icount_shift)))
-        return figures
+        return RunFigures(status, cycles, stack, self._instructions(cycles))
+
+    def profile(self):
+        """Per operator step of the last run: [counter ticks], the ticks of one profile
+        hook call (already taken out of each step), and the same as instructions
+        under QEMU (else None). Empty when the firmware was built without the profile."""
+        steps, hook, ticks = None, 0, []
+        while steps is None or len(ticks) < steps:
+            p = self.request(P.CMD_PROFILE, struct.pack("<H", len(ticks)))
+            steps, hook = struct.unpack_from("<HI", p, 0)
+            chunk = struct.unpack_from(f"<{(len(p) - 6) // 4}I", p, 6)
+            if not chunk and len(ticks) < steps:
+                raise ProtocolError(f"{self.description}: PROFILE sent no figures from step {len(ticks)}")
+            ticks += chunk
+        to_instr = self._instructions
+        return StepProfile(ticks, hook, None if to_instr(0) is None else [to_instr(t) for t in ticks],
+                           to_instr(hook))
 
     def get_output(self, index):
         t = self.info().outputs[index]

@@ -15,6 +15,7 @@ CMD_WRITE_INPUT = 0x03
 CMD_RUN = 0x04
 CMD_READ_OUTPUT = 0x05
 CMD_RESET = 0x06
+CMD_PROFILE = 0x07
 RESPONSE = 0x80
 MSG_ERROR = 0x7F
 
@@ -22,7 +23,8 @@ ERROR_NAMES = {1: "bad CRC", 2: "unknown command", 3: "bad argument",
                4: "not enough RAM", 5: "frame too long"}
 
 COMMAND_NAMES = {CMD_INFO: "INFO", CMD_TENSOR: "TENSOR", CMD_WRITE_INPUT: "WRITE_INPUT",
-                 CMD_RUN: "RUN", CMD_READ_OUTPUT: "READ_OUTPUT", CMD_RESET: "RESET"}
+                 CMD_RUN: "RUN", CMD_READ_OUTPUT: "READ_OUTPUT", CMD_RESET: "RESET",
+                 CMD_PROFILE: "PROFILE"}
 
 
 def crc16(data, crc=0xFFFF):
