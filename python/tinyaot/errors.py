@@ -1,5 +1,7 @@
 """The one exception type the generator raises for problems a user can fix."""
 
+import re
+
 
 class TinyAotError(Exception):
     """A problem with the input, described well enough to act on.
@@ -21,13 +23,13 @@ class TinyAotError(Exception):
         if self.file:
             where.append(str(self.file))
         if self.op_index is not None:
-            where.append(f"operator {self.op_index} ({self.op_type})")
+            where.append(f"operator {self.op_index} ({printable(self.op_type, keep_newlines=False)})")
         elif self.op_type:
-            where.append(f"operator {self.op_type}")
+            where.append(f"operator {printable(self.op_type, keep_newlines=False)}")
         if self.tensor is not None:
-            where.append(f"tensor '{self.tensor}'")
+            where.append(f"tensor '{printable(self.tensor, keep_newlines=False)}'")
         prefix = ": ".join(where)
-        return f"{prefix}: {self.reason}" if prefix else self.reason
+        return printable(f"{prefix}: {self.reason}" if prefix else self.reason)
 
     def located(self, **where):
         """Returns a copy with missing location fields filled in."""
@@ -54,3 +56,10 @@ class UnsupportedError(TinyAotError):
 
     def _extra(self):
         return {"dtype": self.dtype, "supported": self.supported, "dtype_tensors": self.dtype_tensors}
+
+
+def printable(text, keep_newlines=True):
+    """Text with control characters (as a model's names may hold) escaped; newlines kept
+    in the few multi-line messages such as a C compiler's output."""
+    pattern = r"[\x00-\x09\x0b-\x1f\x7f-\x9f]" if keep_newlines else r"[\x00-\x1f\x7f-\x9f]"
+    return re.sub(pattern, lambda m: f"\\x{ord(m.group()):02x}", text)

@@ -26,7 +26,7 @@ def test_compile_writes_a_self_contained_folder(own_model, tmp_path):
     for macro in ["TINYAOT_KWS_ARENA_SIZE 16", "TINYAOT_KWS_NUM_INPUTS 1", "TINYAOT_KWS_NUM_OUTPUTS 1",
                   "TINYAOT_KWS_INPUT0_SIZE 32", "TINYAOT_KWS_OUTPUT0_SIZE 6"]:
         assert f"#define {macro}" in header
-    assert "struct tinyaot_kws_inputs {\n    const int8_t *x;\n};" in header
+    assert "struct tinyaot_kws_inputs {\n    const int8_t *x; /* tensor 'x' */\n};" in header
     assert "int32_t tinyaot_kws_run(const struct tinyaot_kws_inputs *in, const struct tinyaot_kws_outputs *out);" \
         in header
     plan = json.loads((out / "kws.json").read_text())
@@ -76,8 +76,8 @@ def test_inspect_prints_the_c_api_with_member_names(own_model):
     assert result.returncode == 0, result.stderr
     api = result.stdout.split('C API: #include "kws.h"')[1]
     assert "tinyaot_add_model, <build>/tinyaot/kws/" in api
-    assert "  struct tinyaot_kws_inputs {\n      const int8_t *x;\n  };" in api
-    assert "  struct tinyaot_kws_outputs {\n      int8_t *y;\n  };" in api
+    assert "  struct tinyaot_kws_inputs {\n      const int8_t *x; /* tensor 'x' */\n  };" in api
+    assert "  struct tinyaot_kws_outputs {\n      int8_t *y; /* tensor 'y' */\n  };" in api
     assert "  #define TINYAOT_KWS_INPUT0_SIZE 32 /* int8_t[1][4][4][2] */" in api
     assert "int32_t tinyaot_kws_run(const struct tinyaot_kws_inputs *in," in api
 

@@ -56,7 +56,7 @@ def softmax(beta=1.0, **kw):
     (softmax(beta=1e-9),
      r"operator 0 \(SOFTMAX\): tensor 'x': beta 1e-09 x input scale 0.1 is too small"),
     (softmax(beta=-1.0), r"operator 0 \(SOFTMAX\): beta -1.0 must be positive"),
-    (one_op_model("SOFTMAX", out_quant=S8_OUT), r"operator 0 \(SOFTMAX\): beta 0.0 must be positive"),
+    (one_op_model("SOFTMAX", out_quant=S8_OUT), r"operator 0 \(SOFTMAX\): has no builtin options \(needs SoftmaxOptions\)"),
     (softmax(out_shape=(2, 4)),
      r"operator 0 \(SOFTMAX\): tensor 'y': output shape \[2, 4\] differs from input shape \[1, 8\]"),
     (softmax(in_shape=(1, 5000)), r"operator 0 \(SOFTMAX\): tensor 'x': last dimension 5000 is outside 1..4095"),

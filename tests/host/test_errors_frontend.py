@@ -77,6 +77,15 @@ def test_buffer_offset_out_of_range(tmp_path):
         compile_bytes(tmp_path, fc_model(w_location=(1_000_000, 32)))
 
 
+def test_buffer_stored_by_offset_is_refused_by_name(tmp_path):
+    """TFLM reads only a buffer's data field: a tensor whose bytes sit after the flatbuffer
+    would run without its contents there, so there is no result to be exact with."""
+    data = fc_model(w_location=(0, 32))
+    with pytest.raises(TinyAotError, match=r"tensor 'w': buffer 1 lies at bytes 0\.\.32, outside the flatbuffer's "
+                                           r"data field \(the >2 GB layout\), which TFLM does not read"):
+        compile_bytes(tmp_path, data)
+
+
 def test_bad_model_name():
     with pytest.raises(TinyAotError, match=r"model name 'My-Model' must be a lower-case C identifier"):
         compile_model("unused.tflite", Options("My-Model"))

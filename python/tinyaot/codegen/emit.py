@@ -10,6 +10,7 @@ import numpy as np
 from tinyaot import __version__
 from tinyaot.backends import CPU_ARCH, cmsis_nn
 from tinyaot.codegen.c_literals import c_array_body, c_comment, c_float, c_int, c_string, c_value
+from tinyaot.codegen.identifiers import member_names
 from tinyaot.errors import TinyAotError
 from tinyaot.ir import DTYPES
 from tinyaot.ops.base import ParamArray, ParamStruct, ScratchRef, TensorRef
@@ -86,14 +87,7 @@ class _CodegenContext:
         self.steps = [self._step(op, calls) for op, calls in model.calls]
 
     def _io_members(self, indices):
-        members, used = {}, set()
-        for t in indices:
-            name = self.graph.tensors[t].c_name
-            if name in used:
-                name = f"{name}_{t}"
-            used.add(name)
-            members[t] = name
-        return members
+        return member_names((t, self.graph.tensors[t].c_name) for t in indices)
 
     def _step(self, op, calls):
         tensors = self.graph.tensors
@@ -162,7 +156,7 @@ class _CodegenContext:
         return {
             "storage": storage,
             "in_arena": storage is not None and "_arena + " in storage,
-            "member": member, "name": c_string(tensor.name),
+            "member": member, "name": c_string(tensor.name), "comment": c_comment(f"tensor '{tensor.name}'"),
             "ctype": tensor.ctype, "enum": DTYPES[tensor.dtype][2], "rank": len(shape),
             "shape": ", ".join(str(d) for d in shape), "size": tensor.nbytes,
             "scale": c_float(tensor.scale), "zero_point": tensor.zero_point,

@@ -7,6 +7,7 @@ failure becomes a TinyAotError naming the file, operator and tensor.
 
 import re
 
+import flatbuffers
 import numpy as np
 import tflite
 from tflite.BuiltinOperator import BuiltinOperator
@@ -28,6 +29,23 @@ _TENSOR_TYPES = {
 }
 _TYPE_NAMES = {v: k for k, v in vars(TensorType).items() if not k.startswith("_")}
 _MAX_RANK = 6
+
+# The options table each supported operator carries. TFLM reads the table only
+# when its union tag matches (builtin_options_as_X()) and otherwise runs with
+# zeroed parameters (stride 0, no activation): a table of another type is
+# refused, and so is a missing one where those zeroed parameters would matter.
+_OPTIONS_OF = {
+    "CONV_2D": "Conv2DOptions", "DEPTHWISE_CONV_2D": "DepthwiseConv2DOptions",
+    "FULLY_CONNECTED": "FullyConnectedOptions", "AVERAGE_POOL_2D": "Pool2DOptions",
+    "MAX_POOL_2D": "Pool2DOptions", "SOFTMAX": "SoftmaxOptions", "CONCATENATION": "ConcatenationOptions",
+    "SVDF": "SVDFOptions", "MEAN": "ReducerOptions", "ADD": "AddOptions", "MUL": "MulOptions",
+    "PAD": "PadOptions", "PADV2": "PadV2Options", "RESHAPE": "ReshapeOptions",
+    "SQUEEZE": "SqueezeOptions", "EXPAND_DIMS": "ExpandDimsOptions",
+}
+_OPTIONS_REQUIRED = {"CONV_2D", "DEPTHWISE_CONV_2D", "FULLY_CONNECTED", "AVERAGE_POOL_2D", "MAX_POOL_2D",
+                     "SOFTMAX", "CONCATENATION", "SVDF", "MEAN"}
+# deprecated_builtin_code holds codes up to 127; this value says "see builtin_code".
+_PLACEHOLDER_FOR_GREATER_OP_CODES = 127
 
 
 def read_tflite(path):
@@ -69,8 +87,8 @@ class _Reader:
         sub = model.Subgraphs(0)
         tensors = [self.tensor(sub, i) for i in range(sub.TensorsLength())]
         operators = [self.operator(sub, i, tensors) for i in range(sub.OperatorsLength())]
-        inputs = self.index_list(sub.InputsAsNumpy() if sub.InputsLength() else [], len(tensors), "subgraph inputs")
-        outputs = self.index_list(sub.OutputsAsNumpy() if sub.OutputsLength() else [], len(tensors), "subgraph outputs")
+        inputs = self.io_list(sub.InputsAsNumpy() if sub.InputsLength() else [], tensors, "inputs")
+        outputs = self.io_list(sub.OutputsAsNumpy() if sub.OutputsLength() else [], tensors, "outputs")
         if not inputs or not outputs:
             self.fail("the model has no inputs or no outputs")
         for t in inputs + outputs:
@@ -98,6 +116,16 @@ class _Reader:
             if t not in written or t in inputs:
                 self.fail("a model output is not computed by any operator", tensor=tensors[t].name)
 
+    def io_list(self, values, tensors, what):
+        """The model's inputs or outputs: real tensors, each once (the header has one member each)."""
+        out = self.index_list(values, len(tensors), f"model {what}")
+        for k, t in enumerate(out):
+            if t < 0:
+                self.fail(f"model {what} list an omitted tensor (-1) at position {k}")
+            if t in out[:k]:
+                self.fail(f"model {what} list the same tensor twice", tensor=tensors[t].name)
+        return out
+
     def index_list(self, values, count, what, **where):
         out = [int(v) for v in values]
         for v in out:
@@ -115,6 +143,8 @@ class _Reader:
         shape = tuple(int(d) for d in t.ShapeAsNumpy()) if t.ShapeLength() else ()
         if len(shape) > _MAX_RANK or any(d < 0 for d in shape):
             self.fail(f"unsupported shape {list(shape)} (dynamic or rank above {_MAX_RANK})", tensor=name)
+        if 0 in shape:
+            self.fail(f"shape {list(shape)} has no elements (a zero dimension)", tensor=name)
         tensor = Tensor(i, name, dtype, shape, quant=self.quantization(t, name, dtype, shape),
                         is_variable=bool(t.IsVariable()))
         if tensor.nbytes >= 2**31:
@@ -128,7 +158,12 @@ class _Reader:
         if q is None or q.ScaleLength() == 0:
             return None
         scale = q.ScaleAsNumpy().astype(np.float32)
-        zero_point = q.ZeroPointAsNumpy().astype(np.int64) if q.ZeroPointLength() else np.zeros(len(scale), np.int64)
+        if not q.ZeroPointLength():
+            # TFLM then drops the quantization altogether (scale 0) and computes nonsense.
+            self.fail(f"quantization has {len(scale)} scales but no zero points", tensor=name)
+        zero_point = q.ZeroPointAsNumpy().astype(np.int64)
+        if len(zero_point) == 1:
+            zero_point = np.full(len(scale), zero_point[0])  # as TFLM: one zero point stands for all
         if len(zero_point) != len(scale):
             self.fail(f"quantization has {len(scale)} scales but {len(zero_point)} zero points", tensor=name)
         axis = int(q.QuantizedDimension())
@@ -137,8 +172,8 @@ class _Reader:
         if len(scale) > 1 and not (0 <= axis < len(shape) and shape[axis] == len(scale)):
             self.fail(f"per-channel quantization with {len(scale)} scales does not match shape {list(shape)} "
                       f"on axis {axis}", tensor=name)
-        if not np.all(np.isfinite(scale)) or np.any(scale < 0):
-            self.fail("quantization scale is negative or not finite", tensor=name)
+        if not np.all(np.isfinite(scale)) or np.any(scale <= 0):
+            self.fail("quantization scale is zero, negative or not finite", tensor=name)
         low, high = INT_RANGES.get(dtype, INT_RANGES["int32"])
         if np.any(zero_point < low) or np.any(zero_point > high):
             bad = int(zero_point[(zero_point < low) | (zero_point > high)][0])
@@ -150,13 +185,15 @@ class _Reader:
             self.fail(f"refers to buffer {buffer_index}, but the model has {self.model.BuffersLength()}",
                       tensor=tensor.name)
         buf = self.model.Buffers(buffer_index)
-        if buf.Offset() > 1:  # large models keep data outside the flatbuffer
+        if buf.Offset() or buf.Size():
+            # The >2 GB layout keeps data after the flatbuffer, found by offset/size. TFLM
+            # reads only a buffer's `data` field, so it would run such a tensor without its
+            # contents: no result to be exact with, hence refused.
             start, size = buf.Offset(), buf.Size()
-            if start + size > len(self.data):
-                self.fail(f"buffer {buffer_index} lies at bytes {start}..{start + size}, past the end of "
-                          f"the {len(self.data)}-byte file", tensor=tensor.name)
-            raw = self.data[start:start + size]
-        elif buf.DataLength():
+            where = (f"past the end of the {len(self.data)}-byte file" if start + size > len(self.data)
+                     else "outside the flatbuffer's data field (the >2 GB layout), which TFLM does not read")
+            self.fail(f"buffer {buffer_index} lies at bytes {start}..{start + size}, {where}", tensor=tensor.name)
+        if buf.DataLength():
             raw = buf.DataAsNumpy().tobytes()
         else:
             return None
@@ -172,7 +209,12 @@ class _Reader:
             self.fail(f"operator {i} refers to operator code {op.OpcodeIndex()}, "
                       f"but the model has {model.OperatorCodesLength()}")
         code = model.OperatorCodes(op.OpcodeIndex())
-        builtin = max(code.BuiltinCode(), code.DeprecatedBuiltinCode())
+        raw, deprecated = _raw_builtin_code(code), code.DeprecatedBuiltinCode()
+        builtin = max(raw, deprecated)  # as TFLM's GetBuiltinCode
+        if raw and deprecated not in (raw, _PLACEHOLDER_FOR_GREATER_OP_CODES):
+            self.fail(f"operator code {op.OpcodeIndex()} has builtin_code {_OP_NAMES.get(raw, raw)} but "
+                      f"deprecated_builtin_code {_OP_NAMES.get(deprecated, deprecated)}",
+                      op_index=i, op_type=_OP_NAMES.get(builtin, f"builtin #{builtin}"))
         op_type = _OP_NAMES.get(builtin, f"builtin #{builtin}")
         if builtin == BuiltinOperator.CUSTOM:
             op_type = f"CUSTOM '{(code.CustomCode() or b'').decode('utf-8', 'replace')}'"
@@ -181,14 +223,21 @@ class _Reader:
         outputs = self.index_list(op.OutputsAsNumpy() if op.OutputsLength() else [], len(tensors), "outputs", **where)
         if any(t < 0 for t in outputs):
             self.fail("has an omitted output", **where)
-        return Operator(i, op_type, inputs, outputs, self.options(op), code.Version())
+        if not inputs or inputs[0] < 0:
+            self.fail("has no first input (omitted or missing)", **where)
+        return Operator(i, op_type, inputs, outputs, self.options(op, op_type, where), code.Version())
 
-    def options(self, op):
+    def options(self, op, op_type, where):
         """The builtin options table as a dict of snake_case field -> value."""
-        class_name = _OPTION_CLASSES.get(op.BuiltinOptionsType())
+        class_name = _OPTION_CLASSES.get(op.BuiltinOptionsType(), f"#{op.BuiltinOptionsType()}")
         table = op.BuiltinOptions()
-        if not class_name or class_name == "NONE" or table is None:
+        expected = _OPTIONS_OF.get(op_type)
+        if class_name == "NONE" or table is None:
+            if op_type in _OPTIONS_REQUIRED:
+                self.fail(f"has no builtin options (needs {expected})", **where)
             return {}
+        if expected and class_name != expected:  # operators without options ignore any table, as TFLM
+            self.fail(f"carries builtin options of type {class_name}, but {op_type} takes {expected}", **where)
         cls = getattr(tflite, class_name)
         opts = cls()
         opts.Init(table.Bytes, table.Pos)
@@ -204,6 +253,13 @@ class _Reader:
                 else:
                     values[_snake(attr)] = method()
         return values
+
+
+def _raw_builtin_code(code):
+    """OperatorCode.builtin_code as stored (0 when absent). The `tflite` package's
+    BuiltinCode() substitutes deprecated_builtin_code below 127, hiding a disagreement."""
+    o = code._tab.Offset(10)
+    return code._tab.Get(flatbuffers.number_types.Int32Flags, o + code._tab.Pos) if o else 0
 
 
 def _snake(name):

@@ -20,6 +20,9 @@ def lower(ctx):
     ctx.expect(inp.num_elements % accum_depth == 0,
                f"{inp.num_elements} input values do not split into rows of {accum_depth}", inp.index)
     batches = inp.num_elements // accum_depth
+    # TFLM takes the batch count from the output's leading dimensions and its depth from the last.
+    ctx.expect(len(out.shape) >= 1 and out.shape[-1] == output_depth,
+               f"output shape {list(out.shape)} must end in the {output_depth} output channels", out.index)
     ctx.expect(out.num_elements == batches * output_depth,
                f"output has {out.num_elements} values, expected {batches} x {output_depth}", out.index)
     if bias is not None:

@@ -1,0 +1,70 @@
+"""Damaged models end in a clean error or a TFLM-exact success (tinyaot.fuzz.check
+classifies them: compiled warning-free, run under ASan/UBSan, every output written,
+equal to TFLM when TFLM accepts the model)."""
+
+import subprocess
+
+import pytest
+
+from conftest import ROOT
+from tinyaot.codegen.emit import emit
+from tinyaot.compiler import Options, compile_model
+from tinyaot.fuzz.check import run_case, sanitizer_available
+from tinyaot.host import WARNING_FLAGS
+from tinyaot.modelbuilder import ModelBuilder
+
+SHARED_CASES = ROOT.parent / "shared" / "fuzz-cases"
+GOOD = {"error", "ok", "ok-tflm-refuses"}
+
+
+def shared_cases():
+    return sorted(p.name for p in SHARED_CASES.glob("*.tflite")) if SHARED_CASES.is_dir() else []
+
+
+@pytest.fixture(autouse=True)
+def need_sanitizers():
+    if not sanitizer_available():
+        pytest.skip("gcc has no libasan: the cases run under ASan/UBSan")
+
+
+@pytest.mark.parametrize("name", shared_cases() or ["(none)"])
+def test_shared_fuzz_case(name, tmp_path):
+    if not SHARED_CASES.is_dir():
+        pytest.skip(f"{SHARED_CASES} is absent: the shared fuzz cases live beside the repository")
+    kind, detail = run_case(SHARED_CASES / name, tmp_path / "work")
+    assert kind in GOOD, f"{name}: {kind}: {detail}"
+
+
+def names_model(names):
+    """x -> RELU -> y -> RELU -> z, tensors named as asked; both y and z are outputs."""
+    mb = ModelBuilder()
+    x = mb.input(names[0], "int8", [1, 4], scale=0.1)
+    y = mb.output(mb.tensor(names[1], "int8", [1, 4], scale=0.1))
+    z = mb.output(mb.tensor(names[2], "int8", [1, 4], scale=0.1))
+    mb.op("RELU", [x], [y])
+    mb.op("RELU", [y], [z])
+    return mb.build()
+
+
+@pytest.mark.parametrize("names", [
+    ("void", "return", "class"),
+    ("tinyaot_m_run", "errno", "int8_t"),
+    ("for", "bool", "bool_t"),  # a suffixed keyword must not collide with a real name
+    ("x", "out:0", "out/0"),  # two names that sanitise alike
+])
+def test_tensor_names_never_break_c_or_cxx(names, tmp_path):
+    path = tmp_path / "m.tflite"
+    path.write_bytes(names_model(names))
+    out = tmp_path / "out"
+    emit(compile_model(path, Options("m")), out)
+    header = (out / "m.h").read_text()
+    for name in names:  # the header says which member is which tensor
+        assert f"/* tensor '{name.replace(':', ':').replace('/', '/')}' */" in header
+    (tmp_path / "use.cpp").write_text('#include "m.h"\nint main() { return (int)sizeof(struct tinyaot_m_inputs); }\n')
+    for cmd in (["gcc", *WARNING_FLAGS, "-pedantic", "-c", str(out / "m.c")],
+                ["gcc", "-std=gnu99", "-Wall", "-Wextra", "-Werror", "-c", str(out / "m.c")],
+                ["g++", "-Wall", "-Wextra", "-Werror", "-c", str(tmp_path / "use.cpp")]):
+        result = subprocess.run([*cmd, "-I", str(out), "-o", str(tmp_path / "o.o")], capture_output=True, text=True)
+        assert result.returncode == 0, f"{cmd[:2]}: {result.stderr}"
+    kind, detail = run_case(path, tmp_path / "work")
+    assert kind == "ok", detail
