@@ -221,3 +221,30 @@ def test_rescale_too_large_for_32_bits(tmp_path):
     # input 0.1 x weights 0.01 / output 1e-40: a multiplier of about 2^123.
     expect_error(tmp_path, conv_model(out_q=(1e-40, 0)),
                  r"operator 0 \(CONV_2D\): rescaling by .* \(from the tensors' scales\) is too large: above 2\^30")
+
+
+def transpose_conv_model(in_shape=(1, 2, 2, 3), out_shape=(1, 4, 4, 2), shape_values=None, padding=0, w_zp=0):
+    rng = np.random.default_rng(0)
+    mb = ModelBuilder()
+    x = mb.input("x", "int8", list(in_shape), scale=0.1, zero_point=0)
+    w = mb.const("w", rng.integers(-100, 100, (out_shape[3], 3, 3, in_shape[3])).astype(np.int8), scale=0.01,
+                 zero_point=w_zp)
+    shape = mb.const("shape", np.array(shape_values or out_shape, np.int32))
+    y = mb.tensor("y", "int8", list(out_shape), scale=0.2, zero_point=0)
+    mb.op("TRANSPOSE_CONV", [shape, w, x], [y], "TransposeConvOptions", padding=padding, stride_h=2, stride_w=2)
+    mb.output(y)
+    return mb.build()
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(in_shape=(1, 3, 2, 3)), r"operator 0 \(TRANSPOSE_CONV\): tensor 'x': a 4x4 output with SAME padding "
+                                  r"and stride 2x2 comes from a 2x2 input, not 3x2"),
+    (dict(shape_values=[1, 4, 4, 3]), r"operator 0 \(TRANSPOSE_CONV\): tensor 'shape': output shape input "
+                                      r"\[1, 4, 4, 3\] differs from the output's \[1, 4, 4, 2\]"),
+    (dict(w_zp=3), r"operator 0 \(TRANSPOSE_CONV\): tensor 'w': filter zero point must be 0"),
+])
+def test_transpose_conv_refused(tmp_path, kwargs, message):
+    path = tmp_path / "bad.tflite"
+    path.write_bytes(transpose_conv_model(**kwargs))
+    with pytest.raises(TinyAotError, match=message):
+        compile_model(path, Options("bad"))
