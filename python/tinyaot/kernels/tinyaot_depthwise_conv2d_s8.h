@@ -62,6 +62,25 @@ static void tinyaot_depthwise_outside_sums(const struct tinyaot_depthwise_conv2d
 }
 
 /*
+ * The nine taps of a 3x3 window (dilation 1) for one channel, unrolled: the
+ * common depthwise filter, away from the border, with no loop overhead.
+ * in_x/in_y: distance between horizontally/vertically adjacent taps in the
+ * input; w_x/w_y: the same in the filter.
+ */
+static inline int32_t tinyaot_depthwise_3x3_sum(const int8_t *in, const int8_t *w, int32_t in_x, int32_t in_y,
+                                                int32_t w_x, int32_t w_y)
+{
+    int32_t acc = (int32_t)w[0] * in[0] + (int32_t)w[w_x] * in[in_x] + (int32_t)w[2 * w_x] * in[2 * in_x];
+    in += in_y;
+    w += w_y;
+    acc += (int32_t)w[0] * in[0] + (int32_t)w[w_x] * in[in_x] + (int32_t)w[2 * w_x] * in[2 * in_x];
+    in += in_y;
+    w += w_y;
+    acc += (int32_t)w[0] * in[0] + (int32_t)w[w_x] * in[in_x] + (int32_t)w[2 * w_x] * in[2 * in_x];
+    return acc;
+}
+
+/*
  * filter: [filter_h][filter_w][output_ch]. bias: bias + input_offset * sum(w) per
  * output channel, folded by the lowering (never NULL), so the taps add plain
  * w * x; at the border the part of the fold for skipped taps is taken back.
@@ -79,6 +98,12 @@ static void tinyaot_depthwise_conv2d_s8(const struct tinyaot_depthwise_conv2d_pa
     const int32_t tap_step_x = p->dilation_w * p->input_ch;
     const int32_t tap_step_y = p->dilation_h * p->input_w * p->input_ch;
     const int32_t filter_row = p->filter_w * output_ch;
+    const int is_3x3 = p->filter_h == 3 && p->filter_w == 3 && p->dilation_h == 1 && p->dilation_w == 1;
+    /* Locals, not p->...: output is int8_t, which may alias anything, so the
+       compiler would reload every field of p after each output store. */
+    const int32_t output_offset = p->output_offset;
+    const int32_t act_min = p->act_min, act_max = p->act_max;
+    const int32_t per_channel = p->per_channel;
     int32_t b, oy, ox, ic, m, oc, fy, fx;
 
     for (b = 0; b < p->batches; b++) {
@@ -110,18 +135,25 @@ static void tinyaot_depthwise_conv2d_s8(const struct tinyaot_depthwise_conv2d_pa
                     const int8_t *w_row1 = w_window + oc1;
                     int32_t acc0 = bias[oc];
                     int32_t acc1 = bias[oc1];
-                    for (fy = 0; fy < rows; fy++) {
-                        int32_t in_tap = 0, w_tap = 0;
-                        for (fx = 0; fx < cols; fx++) {
-                            acc0 += (int32_t)w_row0[w_tap] * in_row0[in_tap];
-                            acc1 += (int32_t)w_row1[w_tap] * in_row1[in_tap];
-                            in_tap += tap_step_x;
-                            w_tap += output_ch;
+                    if (is_3x3 && !border) {
+                        acc0 += tinyaot_depthwise_3x3_sum(in_row0, w_row0, tap_step_x, tap_step_y, output_ch,
+                                                          filter_row);
+                        acc1 += tinyaot_depthwise_3x3_sum(in_row1, w_row1, tap_step_x, tap_step_y, output_ch,
+                                                          filter_row);
+                    } else {
+                        for (fy = 0; fy < rows; fy++) {
+                            int32_t in_tap = 0, w_tap = 0;
+                            for (fx = 0; fx < cols; fx++) {
+                                acc0 += (int32_t)w_row0[w_tap] * in_row0[in_tap];
+                                acc1 += (int32_t)w_row1[w_tap] * in_row1[in_tap];
+                                in_tap += tap_step_x;
+                                w_tap += output_ch;
+                            }
+                            in_row0 += tap_step_y;
+                            in_row1 += tap_step_y;
+                            w_row0 += filter_row;
+                            w_row1 += filter_row;
                         }
-                        in_row0 += tap_step_y;
-                        in_row1 += tap_step_y;
-                        w_row0 += filter_row;
-                        w_row1 += filter_row;
                     }
                     if (border) {
                         int32_t outside0, outside1;
@@ -130,12 +162,11 @@ static void tinyaot_depthwise_conv2d_s8(const struct tinyaot_depthwise_conv2d_pa
                         acc0 -= input_offset * outside0;
                         acc1 -= input_offset * outside1;
                     }
-                    output[oc] = tinyaot_requantize_s8(acc0, multiplier[p->per_channel ? oc : 0],
-                                                       shift[p->per_channel ? oc : 0], p->output_offset,
-                                                       p->act_min, p->act_max);
-                    output[oc1] = tinyaot_requantize_s8(acc1, multiplier[p->per_channel ? oc1 : 0],
-                                                        shift[p->per_channel ? oc1 : 0], p->output_offset,
-                                                        p->act_min, p->act_max);
+                    output[oc] = tinyaot_requantize_s8(acc0, multiplier[per_channel ? oc : 0],
+                                                       shift[per_channel ? oc : 0], output_offset, act_min, act_max);
+                    output[oc1] = tinyaot_requantize_s8(acc1, multiplier[per_channel ? oc1 : 0],
+                                                        shift[per_channel ? oc1 : 0], output_offset, act_min,
+                                                        act_max);
                     for (m += 2; m >= mult; m -= mult) {
                         ic++;
                     }
