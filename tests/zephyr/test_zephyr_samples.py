@@ -4,13 +4,14 @@
 
 hello_world is checked through its console output; serial_inference through
 the shared serial harness (tinyaot.harness), for its bundled model and for
-some of the project's own test models, and in its hex-line variant (the one
+some of the project's own test models (also with CONFIG_TINYAOT_KERNELS_CMSIS_NN), and in its hex-line variant (the one
 Twister's pytest harness drives); the README's complete app is built from the
 README, outside the repository. Then what a new user runs into: the size
 check, a link overflow, CONFIG_TINYAOT off, a Python without the generator's
 packages, each with its message.
 """
 
+import json
 import os
 import re
 import select
@@ -114,6 +115,25 @@ def test_serial_inference_matches_tflm(zephyr, board, model_name):
     assert not mismatches, f"{len(mismatches)} outputs differ from TFLM, first: {mismatches[0]}"
     print(f"\n{board} serial_inference[{model_name}]: {memory_regions(build_dir, log)},"
           f" {figures[-1].cycles} cycles at {info.cycles_hz} Hz, stack {figures[-1].stack_bytes} B")
+
+
+@pytest.mark.parametrize("model_name", ["hello_world", "mini_mobilenet"])
+def test_serial_inference_with_cmsis_nn_matches_tflm(zephyr, board, model_name, cmsis_nn):
+    """CONFIG_TINYAOT_KERNELS_CMSIS_NN: the generated code calls CMSIS-NN (built from
+    TINYAOT_CMSIS_NN_DIR for the board's core) and stays bit-exact with TFLM."""
+    model = _model_path(model_name)
+    args = ["CONFIG_TINYAOT_KERNELS_CMSIS_NN=y", f"TINYAOT_CMSIS_NN_DIR={cmsis_nn}", f"TINYAOT_MODEL={model}"]
+    build_dir, log = zephyr.build("serial_inference", board, f"cmsis_nn_{model_name}", args)
+    (plan,) = (build_dir / "tinyaot").rglob(f"{model_name}.json")
+    report = json.loads(plan.read_text())
+    assert (report["kernels"], report["cpu"]) == ("cmsis-nn", board.replace("qemu_", "").replace("_", "-"))
+    assert "cmsis-nn" in {op["backend"] for op in report["operators"]}
+    with harness.open_qemu(build_dir / "zephyr" / "zephyr.elf", BOARDS[board],
+                           description=f"Zephyr {board} ({model_name}, CMSIS-NN)") as dev:
+        mismatches, figures = dev.compare_with_tflm(model, calls=5)
+    assert not mismatches, f"{len(mismatches)} outputs differ from TFLM, first: {mismatches[0]}"
+    print(f"\n{board} serial_inference[{model_name}, cmsis-nn]: {memory_regions(build_dir, log)},"
+          f" {figures[-1].cycles} cycles")
 
 
 def test_model_symbols_are_prefixed(zephyr, board):
