@@ -57,6 +57,15 @@ def quantize_value(x, scale, zero_point):
     return zero_point + int(tf_round(float(np.float32(x) / np.float32(scale))))
 
 
+def float_activation_range(activation, op_error):
+    """tflite::CalculateActivationRange for float32: (min, max) as Python floats."""
+    fmax = float(np.finfo(np.float32).max)
+    ranges = {ACT_NONE: (-fmax, fmax), ACT_RELU: (0.0, fmax), ACT_RELU6: (0.0, 6.0), ACT_RELU_N1_TO_1: (-1.0, 1.0)}
+    if activation not in ranges:
+        raise op_error(f"fused activation {ACTIVATION_NAMES.get(activation, activation)} is not supported")
+    return ranges[activation]
+
+
 def activation_range(activation, output, op_error):
     """tflite::CalculateActivationRangeQuantized for an integer output tensor."""
     qmin, qmax = INT_RANGES[output.dtype]

@@ -67,14 +67,14 @@ def test_unsupported_fused_activation(tmp_path):
         compile_bytes(tmp_path, binary_model("ADD", [4], [4], [4], act=4))
 
 
-def test_float_add(tmp_path):
+def test_float_add_of_an_int8_tensor(tmp_path):
     mb = ModelBuilder()
-    a, b = mb.input("a", "float32", [4]), mb.input("b", "float32", [4])
+    a, b = mb.input("a", "float32", [4]), mb.input("b", "int8", [4], **Q)
     y = mb.tensor("y", "float32", [4])
     mb.op("ADD", [a, b], [y], "AddOptions")
     mb.output(y)
-    with pytest.raises(TinyAotError, match=r"operator 0 \(ADD\): tensor 'a': dtype float32 is not supported "
-                                           r"here \(supported: int8\)"):
+    with pytest.raises(TinyAotError, match=r"operator 0 \(ADD\): tensor 'b': dtype int8 is not supported "
+                                           r"here \(supported: float32\)"):
         compile_bytes(tmp_path, mb.build())
 
 

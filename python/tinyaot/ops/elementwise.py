@@ -1,4 +1,5 @@
-"""ADD, SUB, SQUARED_DIFFERENCE and MUL, int8, with TFLite's broadcasting (up to 6 dimensions).
+"""ADD, SUB, SQUARED_DIFFERENCE and MUL, int8, and ADD, SUB, MUL in float32, with
+TFLite's broadcasting (up to 6 dimensions).
 
 All follow TFLM: ADD is reference_integer_ops::AddFunc with the rescaling set
 up by CalculateOpDataAdd (left_shift 20, every multiplier below one), SUB the
@@ -12,7 +13,7 @@ worked out here, with dimensions merged wherever they walk memory alike.
 import numpy as np
 
 from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, TensorRef
-from tinyaot.quant import requantize_multiplier
+from tinyaot.quant import float_activation_range, requantize_multiplier
 
 MAX_DIMS = 6  # TFLM's BroadcastBinaryFunction6DSlow / BroadcastMul6DSlow
 
@@ -143,11 +144,36 @@ def _add_kernel_call(ctx, left_shift, subtract=False, square=False):
     })
 
 
+def _lower_f32(ctx, op):
+    """float32 ADD, SUB and MUL: TFLM's float reference kernels, one kernel."""
+    ctx.expect(len(ctx.op.inputs) == 2, f"expects 2 inputs, has {len(ctx.op.inputs)}")
+    a, b, out = ctx.input(0), ctx.input(1), ctx.output()
+    for t in (a, b, out):
+        ctx.expect_dtype(t, "float32")
+    shape = checked_broadcast(ctx, a, b, out)
+    act_min, act_max = float_activation_range(ctx.op.options.get("fused_activation_function", 0),
+                                              lambda message: ctx.error(message))
+    dims, sa, sb = broadcast_table(a.shape, b.shape, shape)
+    params = ParamStruct("struct tinyaot_arith_f32_params", {
+        "size": out.num_elements, "rank": len(dims), "op": op, "act_min": act_min, "act_max": act_max})
+    walk = [ParamArray("int32_t", np.array(d, np.int32)) for d in (dims, sa, sb)]
+    return [KernelCall("tinyaot_arith_f32", [params, *walk, TensorRef(a.index), TensorRef(b.index),
+                                             TensorRef(out.index)])]
+
+
+def _is_float(ctx):
+    return len(ctx.op.inputs) >= 1 and ctx.input(0).dtype == "float32"
+
+
 def lower_add(ctx):
+    if _is_float(ctx):
+        return _lower_f32(ctx, "TINYAOT_ARITH_ADD")
     return _add_kernel_call(ctx, 20)  # CalculateOpDataAdd: 20 for int8
 
 
 def lower_sub(ctx):
+    if _is_float(ctx):
+        return _lower_f32(ctx, "TINYAOT_ARITH_SUB")
     return _add_kernel_call(ctx, 20, subtract=True)  # CalculateOpDataSub: 20 for int8
 
 
@@ -157,6 +183,8 @@ def lower_squared_difference(ctx):
 
 
 def lower_mul(ctx):
+    if _is_float(ctx):
+        return _lower_f32(ctx, "TINYAOT_ARITH_MUL")
     a, b, out, shape = _common(ctx)
     # In double, from the float32 scales, exactly as CalculateOpDataMul.
     m, s = requantize_multiplier(float(a.scale) * float(b.scale) / float(out.scale))

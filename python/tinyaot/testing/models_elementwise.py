@@ -282,3 +282,33 @@ def batch_matmul():
     c = mb.input("c", "int8", [3, 1, 2, 4], scale=0.06, zero_point=9)
     matmul(c, b, [3, 2, 2, 5], 0.4, 1)
     return mb.build()
+
+
+@test_model("arith_float32")
+def arith_float32():
+    """float32 ADD, SUB and MUL: equal shapes, a broadcast channel vector both
+    ways round, a constant, both inputs broadcast, every fused activation."""
+    rng = np.random.default_rng(49)
+    mb = ModelBuilder()
+
+    def arith(op, a, b, shape, act=NONE):
+        y = mb.tensor(f"{op.lower()}{len(mb.tensors)}", "float32", shape)
+        options = {"ADD": "AddOptions", "SUB": "SubOptions", "MUL": "MulOptions"}[op]
+        mb.op(op, [a, b], [y], options, fused_activation_function=act)
+        return mb.output(y)
+
+    x = mb.input("x", "float32", [1, 4, 4, 3])
+    z = mb.input("z", "float32", [1, 4, 4, 3])
+    v = mb.input("v", "float32", [3])
+    arith("ADD", x, z, [1, 4, 4, 3])
+    arith("ADD", v, x, [1, 4, 4, 3], act=RELU)
+    arith("SUB", x, v, [1, 4, 4, 3], act=RELU6)
+    arith("SUB", z, x, [1, 4, 4, 3], act=RELU_N1_TO_1)
+    c = mb.const("c", rng.standard_normal([1, 1, 4, 3]).astype(np.float32))
+    arith("MUL", x, c, [1, 4, 4, 3])
+    arith("MUL", z, z, [1, 4, 4, 3], act=RELU6)
+    col = mb.input("col", "float32", [2, 1, 3, 1])
+    row = mb.input("row", "float32", [4, 1, 5])
+    arith("MUL", col, row, [2, 4, 3, 5], act=RELU)
+    arith("SUB", col, row, [2, 4, 3, 5])
+    return mb.build()

@@ -1,0 +1,53 @@
+/*
+ * tinyaot_arith_f32.h - float32 ADD, SUB and MUL with broadcasting.
+ *
+ * Matches TFLM's float reference kernels (reference_ops::Add, Sub, Mul and
+ * their broadcast forms): one IEEE operation per value, then
+ * ActivationFunctionWithMinMax, min(max(x, lo), hi), written with the same
+ * comparisons so that a NaN comes out as TFLM's does. Results are identical
+ * to TFLM's on any core with IEEE float32 or soft-float. The broadcast is
+ * walked as tinyaot_broadcast.h describes.
+ */
+#ifndef TINYAOT_ARITH_F32_H
+#define TINYAOT_ARITH_F32_H
+
+#include "tinyaot_broadcast.h"
+
+#define TINYAOT_ARITH_ADD 0
+#define TINYAOT_ARITH_SUB 1
+#define TINYAOT_ARITH_MUL 2
+
+struct tinyaot_arith_f32_params {
+    int32_t size;      /* output values */
+    int32_t rank;      /* entries in dims/strides, 1..TINYAOT_BROADCAST_MAX_DIMS */
+    int32_t op;        /* TINYAOT_ARITH_ADD, _SUB or _MUL */
+    float act_min;     /* the fused activation's range (CalculateActivationRange) */
+    float act_max;
+};
+
+static inline float tinyaot_arith_f32_one(const struct tinyaot_arith_f32_params *p, float a, float b)
+{
+    float x = p->op == TINYAOT_ARITH_ADD ? a + b : p->op == TINYAOT_ARITH_SUB ? a - b : a * b;
+    x = (x < p->act_min) ? p->act_min : x;  /* std::max(x, lo) */
+    return (p->act_max < x) ? p->act_max : x;  /* std::min(x, hi) */
+}
+
+static void tinyaot_arith_f32(const struct tinyaot_arith_f32_params *p, const int32_t *dims,
+                              const int32_t *strides1, const int32_t *strides2,
+                              const float *input1, const float *input2, float *output)
+{
+    struct tinyaot_broadcast walk;
+    const int32_t inner = dims[p->rank - 1];
+    const int32_t s1 = strides1[p->rank - 1];
+    const int32_t s2 = strides2[p->rank - 1];
+    int32_t n, i;
+    tinyaot_broadcast_start(&walk);
+    for (n = 0; n < p->size; n += inner) {
+        for (i = 0; i < inner; i++) {
+            output[n + i] = tinyaot_arith_f32_one(p, input1[walk.offset1 + i * s1], input2[walk.offset2 + i * s2]);
+        }
+        tinyaot_broadcast_next_row(&walk, p->rank, dims, strides1, strides2);
+    }
+}
+
+#endif /* TINYAOT_ARITH_F32_H */
