@@ -92,8 +92,8 @@ def test_softmax_errors(tmp_path, data, message):
     (one_op_model("RELU", in_dtype="uint8", out_dtype="uint8", in_quant=dict(scale=0.1, zero_point=128)),
      r"operator 0 \(RELU\): tensor 'x': dtype uint8 is not supported here \(supported: int8\)"),
     (one_op_model("RELU", out_quant={}), r"operator 0 \(RELU\): tensor 'y': tensor is not quantized"),
-    (one_op_model("RELU6", in_dtype="float32", out_dtype="float32", in_quant={}, out_quant={}),
-     r"operator 0 \(RELU6\): tensor 'x': dtype float32 is not supported here \(supported: int8\)"),
+    (one_op_model("RELU6", in_dtype="float32", out_quant={}),
+     r"operator 0 \(RELU6\): tensor 'y': dtype int8 is not supported here \(supported: float32\)"),
     (one_op_model("RELU6", out_shape=(8,)),
      r"operator 0 \(RELU6\): tensor 'y': output shape \[8\] differs from input shape \[1, 8\]"),
 ], ids=case_id)

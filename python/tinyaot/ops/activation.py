@@ -1,5 +1,5 @@
 """SOFTMAX (int8 -> int8/int16); LOGISTIC, TANH, RELU, RELU6, LEAKY_RELU, PRELU,
-HARD_SWISH (int8).
+HARD_SWISH (int8); RELU, RELU6, LEAKY_RELU (float32).
 
 The constants are computed here the way TFLM's Prepare computes them
 (softmax_common.cc, logistic_common.cc, tanh.cc, activations_common.cc,
@@ -135,10 +135,12 @@ def lower_tanh(ctx):
 
 
 def lower_leaky_relu(ctx):
-    inp, out = _relu_common(ctx)
-    ctx.expect_quantized(out)
     alpha = np.float32(ctx.op.options.get("alpha", 0.0))
     ctx.expect(np.isfinite(alpha), f"alpha {alpha} is not finite")
+    if ctx.input(0).dtype == "float32":
+        return _lower_f32(ctx, "TINYAOT_ACT_LEAKY_RELU", alpha)
+    inp, out = _relu_common(ctx)
+    ctx.expect_quantized(out)
     # leaky_relu_common.cc: both factors in float32, then widened to double.
     alpha_real = float(np.float32(inp.scale) * alpha / np.float32(out.scale))
     identity = requantize_multiplier(float(np.float32(inp.scale) / np.float32(out.scale)))
@@ -167,7 +169,19 @@ def _relu_common(ctx):
     return inp, out
 
 
+def _lower_f32(ctx, kind, alpha=0.0):
+    """float32 RELU, RELU6 and LEAKY_RELU: one kernel, TFLM's float expressions."""
+    inp, out = ctx.input(0), ctx.output()
+    ctx.expect_dtype(out, "float32")
+    _expect_same_shape(ctx, inp, out)
+    params = ParamStruct("struct tinyaot_activation_f32_params", {
+        "size": inp.num_elements, "kind": kind, "alpha": float(np.float32(alpha))})
+    return [KernelCall("tinyaot_activation_f32", [params, TensorRef(inp.index), TensorRef(out.index)])]
+
+
 def lower_relu(ctx):
+    if ctx.input(0).dtype == "float32":
+        return _lower_f32(ctx, "TINYAOT_ACT_RELU")
     inp, out = _relu_common(ctx)
     ctx.expect_quantized(out)
     # activations_common.cc divides the scales in float, then widens to double.
@@ -187,6 +201,8 @@ def lower_relu(ctx):
 
 
 def lower_relu6(ctx):
+    if ctx.input(0).dtype == "float32":
+        return _lower_f32(ctx, "TINYAOT_ACT_RELU6")
     inp, out = _relu_common(ctx)
     # TFLM's Relu6 clamps in the input's quantization and ignores the output's.
     six = min(127, max(-128, quantize_value(6.0, inp.scale, inp.zero_point)))

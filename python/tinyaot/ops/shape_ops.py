@@ -27,8 +27,7 @@ def lower_concatenation(ctx):
                f"has {len(inputs)} inputs (1 to {MAX_CONCAT_INPUTS} are supported, as in TFLM)")
     ctx.expect(ctx.op.options.get("fused_activation_function", 0) == 0,
                "a fused activation is not supported (TFLM requires NONE)")
-    ctx.expect_dtype(out, "int8")
-    ctx.expect_quantized(out)
+    ctx.expect_dtype(out, "int8", "int16", "int32", "float32")
     rank = len(out.shape)
     ctx.expect(1 <= rank <= MAX_CONCAT_DIMS, f"output rank {rank} is not supported (1 to {MAX_CONCAT_DIMS})",
                out.index)
@@ -37,8 +36,10 @@ def lower_concatenation(ctx):
     axis = axis + rank if axis < 0 else axis
     total = 0
     for k, t in enumerate(inputs):
-        ctx.expect_dtype(t, "int8")
-        _same_quantization(ctx, t, out, f"input {k}")
+        ctx.expect_dtype(t, out.dtype)
+        if t.quant is not None or out.quant is not None:
+            ctx.expect_quantized(out)
+            _same_quantization(ctx, t, out, f"input {k}")
         ctx.expect(len(t.shape) == rank and all(t.shape[d] == out.shape[d] for d in range(rank) if d != axis),
                    f"input {k} shape {list(t.shape)} does not match output shape {list(out.shape)} "
                    f"outside axis {axis}", t.index)

@@ -128,6 +128,22 @@ def hard_swish_s8():
     return mb.build()
 
 
+@test_model("relu_float32")
+def relu_f32():
+    """float32 RELU, RELU6 and LEAKY_RELU (alpha below 1, negative, above 1), on
+    inputs scaled by 2 so that RELU6's upper clamp is reached."""
+    mb = ModelBuilder()
+    x0 = mb.input("x", "float32", [2, 5, 6])
+    x = mb.tensor("x2", "float32", [2, 5, 6])
+    mb.op("MUL", [x0, mb.const("two", np.array([2.0], np.float32))], [x], "MulOptions")
+    for k, (op, options) in enumerate([("RELU", {}), ("RELU6", {}), ("LEAKY_RELU", {"alpha": 0.2}),
+                                       ("LEAKY_RELU", {"alpha": -0.7}), ("LEAKY_RELU", {"alpha": 1.3})]):
+        y = mb.tensor(f"a{k}", "float32", [2, 5, 6])
+        mb.op(op, [x], [y], "LeakyReluOptions" if options else None, **options)
+        mb.output(y)
+    return mb.build()
+
+
 @test_model("relu_relu6")
 def relu_relu6_s8():
     """RELU rescaling to another scale, RELU in place of scale (clamp only),

@@ -213,3 +213,21 @@ def resize_bilinear():
     s = mb.input("s", "int8", [1, 2, 2, 1], **Q8)
     resize(s, [8, 8], 1, half_pixel_centers=True)
     return mb.build()
+
+
+@test_model("concat_dtypes")
+def concat_dtypes():
+    """CONCATENATION of float32, int16 and int32 tensors (int8 is in concat_axes)."""
+    mb = ModelBuilder()
+
+    def concat(xs, dtype, axis, shape):
+        y = _out(mb, dtype, shape)
+        mb.op("CONCATENATION", xs, [y], "ConcatenationOptions", axis=axis)
+
+    f = [mb.input(f"f{k}", "float32", [2, n, 3]) for k, n in enumerate((1, 4, 2))]
+    concat(f, "float32", 1, [2, 7, 3])
+    h = [mb.input(f"h{k}", "int16", [n, 5], **Q16) for k, n in enumerate((3, 2))]
+    concat(h, "int16", 0, [5, 5])
+    i = [mb.input(f"i{k}", "int32", [4, n]) for k, n in enumerate((2, 1))]
+    concat(i, "int32", -1, [4, 3])
+    return mb.build()
