@@ -60,7 +60,7 @@ CASES = [
      r"operator 0 \(RESIZE_NEAREST_NEIGHBOR\): tensor 'y0': output shape \[1, 3, 4, 1\] should be \[1, 3, 3, 1\]"),
     (("RESIZE_NEAREST_NEIGHBOR", [2, 2, 1], [[3, 3]], [[3, 3, 1]], "ResizeNearestNeighborOptions"), {},
      r"operator 0 \(RESIZE_NEAREST_NEIGHBOR\): tensor 'x': input must be 4-D \(NHWC\), is \[2, 2, 1\]"),
-    (("RESIZE_NEAREST_NEIGHBOR", [1, 2, 2, 1], [[0, 3]], [[1, 0, 3, 1]], "ResizeNearestNeighborOptions"), {},
+    (("RESIZE_NEAREST_NEIGHBOR", [1, 2, 2, 1], [[0, 3]], [[1, 1, 3, 1]], "ResizeNearestNeighborOptions"), {},
      r"operator 0 \(RESIZE_NEAREST_NEIGHBOR\): tensor 'c0': size \[0, 3\] must be two positive values"),
     (("RESIZE_BILINEAR", [1, 2, 2, 1], [[3, 3]], [[1, 3, 3, 1]], "ResizeBilinearOptions"),
      dict(align_corners=True, half_pixel_centers=True),
