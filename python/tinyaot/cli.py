@@ -32,6 +32,13 @@ def main(argv=None):
     _add_codegen_args(p, name_required=False)
     p.add_argument("--plan-svg", metavar="FILE", help="draw the memory plan into this SVG file")
 
+    p = sub.add_parser("weights", help="write the weights blob of a model for code compiled with --weights blob")
+    p.add_argument("model")
+    _add_codegen_args(p)
+    p.add_argument("-o", "--output", required=True, help="the blob file to write")
+    p.add_argument("--for", dest="compiled", metavar="DIR",
+                   help="folder of the compiled code: refuse, saying what differs, unless the architecture matches")
+
     sub.add_parser("bench", help="footprint and speed table on the QEMU boards (see tinyaot bench -h)",
                    add_help=False)
 
@@ -77,6 +84,9 @@ def _add_codegen_args(p, name_required=True):
     p.add_argument("--kernels", default="portable", choices=KERNEL_BACKENDS,
                    help="kernel backend: tinyaot's portable C99 kernels (default), or Arm's CMSIS-NN "
                         "where it supports the operator (the generated C then needs CMSIS-NN)")
+    p.add_argument("--weights", default="linked", choices=["linked", "blob"],
+                   help="linked: weights are static const arrays in the .c (default); blob: they go to "
+                        "<name>.weights.bin, which the program hands to tinyaot_<name>_bind_weights() at run time")
     p.add_argument("--cpu", default="cortex-m3", choices=sorted(CPU_ARCH),
                    help="with --kernels cmsis-nn: the core, which decides CMSIS-NN's code path and "
                         "scratch sizes (default cortex-m3: any core without DSP instructions, and the host)")
@@ -85,7 +95,7 @@ def _add_codegen_args(p, name_required=True):
 def _options(args):
     from tinyaot.compiler import Options
     return Options(args.name, args.alignment, args.weights_section, args.arena_section, args.inputs_in_arena,
-                   args.kernels, args.cpu)
+                   args.kernels, args.cpu, getattr(args, "weights", "linked"))
 
 
 def cmd_compile(args):
@@ -149,4 +159,10 @@ def _write_plan_svg(model, path):
     print(f"plan picture: {path}")
 
 
-COMMANDS = {"compile": cmd_compile, "run": cmd_run, "inspect": cmd_inspect}
+def cmd_weights(args):
+    from tinyaot.weights import write_weights
+    write_weights(args.model, _options(args), args.output, args.compiled)
+    return 0
+
+
+COMMANDS = {"compile": cmd_compile, "run": cmd_run, "inspect": cmd_inspect, "weights": cmd_weights}

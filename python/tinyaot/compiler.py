@@ -18,6 +18,9 @@ from tinyaot.planner.lifetimes import arena_buffers
 from tinyaot.planner.verify import verify_plan
 
 
+WEIGHTS_MODES = ("linked", "blob")
+
+
 @dataclass
 class Options:
     name: str
@@ -27,6 +30,7 @@ class Options:
     inputs_in_arena: bool = False  # the caller may write inputs straight into the arena
     kernels: str = "portable"  # kernel backend, one of KERNEL_BACKENDS
     cpu: str = "cortex-m3"  # the core the cmsis-nn backend sizes its scratch buffers for
+    weights: str = "linked"  # "linked": static const arrays; "blob": <name>.weights.bin, bound at run time
 
 
 @dataclass
@@ -74,6 +78,8 @@ def check_options(options):
         raise TinyAotError(f"alignment {a} is below 4, the alignment of int32 tensors")
     if options.kernels not in KERNEL_BACKENDS:
         raise TinyAotError(f"kernels '{options.kernels}' is not a backend (have: {', '.join(KERNEL_BACKENDS)})")
+    if options.weights not in WEIGHTS_MODES:
+        raise TinyAotError(f"weights '{options.weights}' is not a mode (have: {', '.join(WEIGHTS_MODES)})")
     if options.cpu not in CPU_ARCH:
         raise TinyAotError(f"cpu '{options.cpu}' is not supported (have: {', '.join(CPU_ARCH)}; "
                            "Helium (MVE) cores are not)")

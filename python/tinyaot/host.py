@@ -67,6 +67,15 @@ class HostModel:
         lib_path = build_shared_library(out_dir, name, Path(self._tmp) / f"lib{name}.so", sanitize)
         self._lib = ctypes.CDLL(str(lib_path))
         self._desc = _Model.in_dll(self._lib, f"tinyaot_{name}_model")
+        self._bind = None
+        blob_path = Path(out_dir) / f"{name}.weights.bin"
+        if blob_path.exists():
+            self._bind = getattr(self._lib, f"tinyaot_{name}_bind_weights")
+            self._bind.argtypes = [ctypes.c_void_p, ctypes.c_size_t]
+            self._bind.restype = ctypes.c_int32
+            status = self.bind_weights(blob_path.read_bytes())
+            if status != 0:
+                raise TinyAotError(f"bind_weights() refused {blob_path}: {status}")
         self.inputs = [self._info(self._desc.inputs[i]) for i in range(self._desc.num_inputs)]
         self.outputs = [self._info(self._desc.outputs[i]) for i in range(self._desc.num_outputs)]
         self.arena_size = self._desc.arena_size
@@ -95,6 +104,14 @@ class HostModel:
             raise TinyAotError(f"input {index} ('{spec['name']}') needs {self._in[index].size} values of "
                                f"{np.dtype(spec['dtype']).name}, got {array.size} of {array.dtype}")
         self._in[index][...] = array.reshape(self._in[index].shape)
+
+    def bind_weights(self, data, offset=0):
+        """Hands a blob (bytes, kept alive here) to bind_weights(), at `offset` bytes
+        past an aligned address (to test the alignment check); None means NULL."""
+        if data is None:
+            return self._bind(None, 0)
+        self._blob = ctypes.create_string_buffer(bytes(data) if offset == 0 else b"\0" * offset + bytes(data))
+        return self._bind(ctypes.addressof(self._blob) + offset, len(data))
 
     def run(self):
         status = self._desc.run(self._in_ptrs, self._out_ptrs)

@@ -9,6 +9,7 @@ import numpy as np
 
 from tinyaot import __version__
 from tinyaot.backends import CPU_ARCH, cmsis_nn
+from tinyaot.codegen import blob
 from tinyaot.codegen.c_literals import c_array_body, c_comment, c_float, c_int, c_string, c_value
 from tinyaot.codegen.identifiers import member_names
 from tinyaot.errors import TinyAotError
@@ -17,6 +18,7 @@ from tinyaot.ops.base import ParamArray, ParamStruct, ScratchRef, TensorRef
 
 KERNEL_DIR = resources.files("tinyaot") / "kernels"
 _C_SIZES = {"int8_t": 1, "uint8_t": 1, "int16_t": 2, "int32_t": 4, "float": 4}
+_NP_TYPES = {"int8_t": np.int8, "uint8_t": np.uint8, "int16_t": np.int16, "int32_t": np.int32, "float": np.float32}
 ALWAYS_COPIED = ["tinyaot.h"]
 
 
@@ -31,7 +33,16 @@ def emit(model, out_dir):
     _write(out / f"{name}.json", json.dumps(ctx.report(), indent=2, sort_keys=True) + "\n")
     for header in ALWAYS_COPIED + kernel_headers(ctx.headers):
         _write(out / header, (KERNEL_DIR / header).read_text())
+    if ctx.blob:
+        _write_bytes(out / f"{name}.weights.bin", ctx.blob_bytes())
     return out
+
+
+def weights_blob(model):
+    """(blob bytes, report) of a model compiled with weights="blob", without writing any C."""
+    ctx = _CodegenContext(model)
+    ctx.template_values()
+    return ctx.blob_bytes(), ctx.report()
 
 
 def header_text(model):
@@ -50,6 +61,11 @@ def _write(path, text):
     """Writes only when the content changes, so build tools see no new timestamps."""
     if not path.exists() or path.read_text() != text:
         path.write_text(text)
+
+
+def _write_bytes(path, data):
+    if not path.exists() or path.read_bytes() != data:
+        path.write_bytes(data)
 
 
 def kernel_headers(headers):
@@ -84,7 +100,14 @@ class _CodegenContext:
         self.params = []  # rendered static const definitions
         self.table_bytes = {}  # symbol -> bytes of each per-channel table (folded biases, multipliers)
         self.headers = set()
+        self.struct_fields = {}  # operator index -> {symbol: fields}: what the code is specialised on
+        self.blob = blob.BlobLayout() if model.options.weights == "blob" else None
+        self.blob_arrays = []  # (symbol, ctype, values) of ParamArrays bound for the blob
         self.steps = [self._step(op, calls) for op, calls in model.calls]
+        self._arch_id = None
+        if self.blob is not None:
+            self.headers.add("tinyaot_blob.h")
+            self._lay_out_blob()
 
     def _io_members(self, indices):
         return member_names((t, self.graph.tensors[t].c_name) for t in indices)
@@ -117,15 +140,20 @@ class _CodegenContext:
                 if not isinstance(value, (float, str)) and not -(2**31) <= int(value) < 2**31:
                     raise TinyAotError(f"parameter {field} = {value} does not fit in 32 bits",
                                        file=self.graph.source, op_index=op.index, op_type=op.type)
+            self.struct_fields.setdefault(op.index, {})[symbol] = {k: (v if isinstance(v, str) else float(v))
+                                                                   for k, v in arg.fields.items()}
             fields = ",\n".join(f"    .{k} = {c_value(v)}" for k, v in arg.fields.items())
             self.params.append(f"static const {arg.ctype} {symbol} = {{\n{fields}\n}};")
             return f"&{symbol}"
         if isinstance(arg, ParamArray):
             symbol = f"{self.prefix}_{suffix}_arg{k}"
             values = np.asarray(arg.values).reshape(-1)
+            self.table_bytes[symbol] = len(values) * _C_SIZES[arg.ctype]
+            if self.blob is not None:
+                self.blob_arrays.append((symbol, arg.ctype, values))
+                return symbol
             self.params.append(f"static const {arg.ctype} {symbol}[{len(values)}] = {{\n"
                                f"{c_array_body(values)}\n}};")
-            self.table_bytes[symbol] = len(values) * _C_SIZES[arg.ctype]
             return symbol
         if isinstance(arg, (int, np.integer)):
             return c_int(arg)
@@ -162,7 +190,20 @@ class _CodegenContext:
             "scale": c_float(tensor.scale), "zero_point": tensor.zero_point,
         }
 
+    def _lay_out_blob(self):
+        """Weights (by tensor index), then tables (in call order), each a macro pointing into the blob."""
+        self.blob_macros = []
+        items = [(s, self.graph.tensors[t].ctype, self.graph.tensors[t].data) for t, s in sorted(self.weights.items())]
+        for symbol, ctype, values in items + self.blob_arrays:
+            offset = self.blob.add(symbol, ctype, np.asarray(values).astype(_NP_TYPES[ctype]))
+            self.blob_macros.append(f"#define {symbol} ((const {ctype} *)({self.prefix}_blob + {offset}))")
+
+    def blob_bytes(self):
+        return blob.blob_bytes(self._arch_id, self.blob.payload())
+
     def _weights(self):
+        if self.blob is not None:
+            return []
         out = []
         for t, symbol in sorted(self.weights.items()):
             tensor = self.graph.tensors[t]
@@ -183,6 +224,9 @@ class _CodegenContext:
         return out
 
     def template_values(self):
+        return {**self.template_values_base(), **self._blob_values()}
+
+    def template_values_base(self):
         opts = self.model.options
         return {
             "name": opts.name, "NAME": opts.name.upper(), "prefix": self.prefix,
@@ -198,6 +242,20 @@ class _CodegenContext:
             "cpu": opts.cpu,
             "weights": self._weights(), "params": self.params, "steps": self.steps,
         }
+
+    def _blob_values(self):
+        if self.blob is None:
+            return {"blob": None}
+        values = {"blob": {"macros": self.blob_macros, "payload_size": self.blob.size,
+                           "size": blob.HEADER_SIZE + self.blob.size}}
+        if self._arch_id is None:
+            # The id hashes the code as rendered without the source's file name and with a zero id.
+            neutral = {**self.template_values_base(), "source": "", "blob": {**values["blob"], "arch_id": "0"}}
+            templates = _templates()
+            text = "".join(templates.get_template(t).render(**neutral) for t in ("model.h.j2", "model.c.j2"))
+            self._arch_id = blob.architecture_id(text)
+        values["blob"]["arch_id"] = blob.c_bytes(self._arch_id)
+        return values
 
     def report(self):
         m = self.model
@@ -227,6 +285,27 @@ class _CodegenContext:
                           for op, calls in m.calls],
             "inputs": [self._io_json(t) for t in g.inputs],
             "outputs": [self._io_json(t) for t in g.outputs],
+            "weights_mode": m.options.weights,
+            "blob": self._blob_report(),
+        }
+
+    def _blob_report(self):
+        """Where each entry lies in the blob, and what the code holds as immediate values
+        (per operator: its parameter structs and its tensors' quantization), so that
+        `tinyaot weights` can say what differs when another model's id does not match."""
+        if self.blob is None:
+            return None
+        tensors = self.graph.tensors
+        return {
+            "arch_id": self._arch_id.hex(), "payload_size": self.blob.size,
+            "size": blob.HEADER_SIZE + self.blob.size,
+            "entries": {s: {"offset": o, "bytes": n} for s, _, o, n in self.blob.entries},
+            "specialised": [{"index": op.index, "type": op.type, "params": self.struct_fields.get(op.index, {}),
+                             "tensors": {tensors[t].name: _quant_json(tensors[t])
+                                         for t in (*op.inputs, *op.outputs) if t >= 0}}
+                            for op, _ in self.model.calls],
+            **{kind: [(tensors[t].name, _quant_json(tensors[t])) for t in ts]
+               for kind, ts in (("inputs", self.graph.inputs), ("outputs", self.graph.outputs))},
         }
 
     def _io_json(self, t):
@@ -235,3 +314,11 @@ class _CodegenContext:
         return {"name": tensor.name, "dtype": tensor.dtype, "shape": list(tensor.shape),
                 "arena_offset": offset if self.model.options.inputs_in_arena else None,
                 "bytes": tensor.nbytes, "scale": float(tensor.scale), "zero_point": tensor.zero_point}
+
+
+def _quant_json(tensor):
+    q = tensor.quant
+    if q is None:
+        return None
+    return {"scale": [float(x) for x in np.atleast_1d(q.scale)],
+            "zero_point": [int(x) for x in np.atleast_1d(q.zero_point)]}

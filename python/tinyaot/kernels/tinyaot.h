@@ -60,6 +60,15 @@ struct tinyaot_model {
 /* Return codes of run(). */
 #define TINYAOT_OK 0
 #define TINYAOT_ERROR_NULL_POINTER (-1)
+/* Models generated with --weights blob: run() before a successful bind, and
+ * why tinyaot_<name>_bind_weights() refused a blob. */
+#define TINYAOT_ERROR_WEIGHTS_NOT_BOUND (-2)
+#define TINYAOT_ERROR_BLOB_TRUNCATED (-3)
+#define TINYAOT_ERROR_BLOB_MAGIC (-4)
+#define TINYAOT_ERROR_BLOB_VERSION (-5)
+#define TINYAOT_ERROR_BLOB_ARCHITECTURE (-6)
+#define TINYAOT_ERROR_BLOB_CRC (-7)
+#define TINYAOT_ERROR_BLOB_ALIGNMENT (-8)
 
 #if defined(__GNUC__) || defined(__clang__)
 #define TINYAOT_ALIGNED(n) __attribute__((aligned(n)))
