@@ -39,11 +39,14 @@ def test_generating_twice_gives_identical_folders(own_models_dir, tmp_path):
         assert folder_bytes(a) == folder_bytes(b), name
 
 
-@pytest.mark.parametrize("compiler,flags", [
+COMPILERS = [
     ("gcc", ["-O2"]),
     ("arm-none-eabi-gcc", ["-Os", "-mcpu=cortex-m0", "-mthumb"]),
     ("arm-none-eabi-gcc", ["-O2", "-mcpu=cortex-m3", "-mthumb"]),
-])
+]
+
+
+@pytest.mark.parametrize("compiler,flags", COMPILERS)
 def test_compiles_without_warnings(own_models_dir, tmp_path, compiler, flags):
     if not shutil.which(compiler):
         pytest.skip(f"{compiler} is not installed (scripts/setup.sh installs it)")

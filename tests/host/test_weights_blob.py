@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from conftest import ROOT, SHARED_MODEL_NAMES, shared_model
+from host.test_codegen import COMPILERS, sanitizer_env
 from host.test_models_host import STATEFUL
 from tinyaot.codegen.blob import HEADER_SIZE
 from tinyaot.codegen.emit import emit
@@ -165,7 +166,6 @@ def test_linked_output_unchanged_and_blob_deterministic(own_model, tmp_path):
 
 
 def test_blob_lane_runs_clean_under_sanitizers(tmp_path):
-    from host.test_codegen import sanitizer_env
     env = dict(sanitizer_env(), TINYAOT_TEST_SANITIZE="1")
     result = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", __file__,
                              "-k", "bound_blob or bad_blobs or second_blob", "--basetemp", str(tmp_path / "t")],
@@ -173,11 +173,7 @@ def test_blob_lane_runs_clean_under_sanitizers(tmp_path):
     assert result.returncode == 0 and " passed" in result.stdout, result.stdout[-4000:] + result.stderr[-4000:]
 
 
-@pytest.mark.parametrize("compiler,flags", [
-    ("gcc", ["-O2"]),
-    ("arm-none-eabi-gcc", ["-Os", "-mcpu=cortex-m0", "-mthumb"]),
-    ("arm-none-eabi-gcc", ["-O2", "-mcpu=cortex-m3", "-mthumb"]),
-])
+@pytest.mark.parametrize("compiler,flags", COMPILERS)
 def test_blob_code_compiles_without_warnings(own_model, tmp_path, compiler, flags):
     from tinyaot.host import WARNING_FLAGS
     if not shutil.which(compiler):
