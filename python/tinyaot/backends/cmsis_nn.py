@@ -1,5 +1,5 @@
 """CMSIS-NN backend: CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, AVERAGE_POOL_2D,
-MAX_POOL_2D, SOFTMAX, ADD and MUL become calls into Arm's CMSIS-NN v7 kernels
+MAX_POOL_2D, SOFTMAX, ADD, MUL and SVDF become calls into Arm's CMSIS-NN v7 kernels
 (through tinyaot_cmsis_nn.h) where CMSIS-NN supports their parameters; every
 other operator keeps its portable kernel.
 
@@ -83,17 +83,36 @@ def _conv_common(ctx, weights_hw):
     return fields, tables, tensors
 
 
-def _call(kernel, params, tables, tensors, scratch_bytes):
+def _call(kernel, params, tables, tensors, scratch_bytes, extra=()):
     scratch = ScratchRef(0, "void") if scratch_bytes else "NULL"
-    return [KernelCall(kernel, [params, *tables, scratch, *tensors],
+    return [KernelCall(kernel, [params, *tables, scratch, *tensors, *extra],
                        scratch=[scratch_bytes] if scratch_bytes else [], header=HEADER)]
+
+
+def conv_kernel(f):
+    """The kernel arm_convolve_wrapper_s8 dispatches an ungrouped convolution to (off MVE)."""
+    if f["pad_h"] == 0 and f["pad_w"] == 0 and f["filter_h"] == 1 and f["filter_w"] == 1 \
+            and f["dilation_h"] == 1 and f["dilation_w"] == 1:
+        return "arm_convolve_1x1_s8_fast" if f["stride_h"] == 1 and f["stride_w"] == 1 else "arm_convolve_1x1_s8"
+    if f["input_h"] == 1 and f["dilation_w"] == 1 and f["filter_h"] == 1 and (f["stride_w"] * f["input_c"]) % 4 == 0:
+        return "arm_convolve_1_x_n_s8"
+    return "tinyaot_cmsis_convolve_s8"  # arm_convolve_s8
+
+
+def depthwise_kernel(f):
+    """The kernel arm_depthwise_conv_wrapper_s8 dispatches to (off MVE)."""
+    if f["ch_mult"] == 1 and f["input_n"] == 1 and f["dilation_h"] == 1 and f["dilation_w"] == 1:
+        if f["filter_h"] == 3 and f["filter_w"] == 3 and f["pad_h"] <= 1 and f["pad_w"] <= 1:
+            return "arm_depthwise_conv_3x3_s8"
+        return "arm_depthwise_conv_s8_opt"
+    return "arm_depthwise_conv_s8"
 
 
 def _lower_conv(ctx, _arch, _portable):
     fields, tables, tensors = _conv_common(ctx, ctx.input(1).shape[1:3])
     size = conv_buffer_size(fields)
     params = ParamStruct("struct tinyaot_cmsis_conv_params", {**fields, "ch_mult": 1})
-    return _call("tinyaot_cmsis_conv_s8", params, tables, tensors, size)
+    return _call("tinyaot_cmsis_conv_s8", params, tables, tensors, size, [conv_kernel(params.fields)])
 
 
 def _lower_depthwise(ctx, arch, _portable):
@@ -101,7 +120,8 @@ def _lower_depthwise(ctx, arch, _portable):
     ch_mult = ctx.op.options.get("depth_multiplier", 1)
     size = depthwise_buffer_size(fields, arch)
     params = ParamStruct("struct tinyaot_cmsis_conv_params", {**fields, "ch_mult": ch_mult})
-    return _call("tinyaot_cmsis_depthwise_conv_s8", params, tables, tensors, size)
+    return _call("tinyaot_cmsis_depthwise_conv_s8", params, tables, tensors, size,
+                 [depthwise_kernel(params.fields)])
 
 
 def _lower_fully_connected(ctx, _arch, _portable):
@@ -167,6 +187,22 @@ def _lower_elementwise(kernel, ctype, names):
     return lower
 
 
+def _lower_svdf(ctx, _arch, portable):
+    """arm_svdf_state_s16_s8 (int16 state and time weights, as TFLM's CMSIS-NN glue): its two
+    int32 buffers (per filter, per unit) are scratch in the arena."""
+    f = _portable_fields(portable, "batches", "input_size", "num_units", "rank", "memory_size", "output_offset",
+                         "multiplier_1", "shift_1", "multiplier_2", "shift_2")
+    f["input_zero_point"] = ctx.input(0).zero_point  # CMSIS-NN's svdf takes the zero point itself
+    inp, feature, time, bias, state = (ctx.input(k, optional=True) for k in range(5))
+    num_filters = f["num_units"] * f["rank"]
+    scratch = [4 * f["batches"] * num_filters, 4 * f["batches"] * f["num_units"]]
+    return [KernelCall("tinyaot_cmsis_svdf_s8", [
+        ParamStruct("struct tinyaot_cmsis_svdf_params", f), ScratchRef(0, "int32_t"), ScratchRef(1, "int32_t"),
+        *(TensorRef(t.index) for t in (inp, feature, time)), TensorRef(bias.index) if bias is not None else "NULL",
+        TensorRef(state.index), TensorRef(ctx.output().index),
+    ], scratch=scratch, header=HEADER)]
+
+
 _OFFSETS_AND_RANGE = ("input1_offset", "input2_offset", "output_offset", "output_multiplier", "output_shift",
                       "act_min", "act_max")
 _HANDLERS = {
@@ -177,6 +213,7 @@ _HANDLERS = {
         *_OFFSETS_AND_RANGE, "left_shift", "input1_multiplier", "input1_shift", "input2_multiplier",
         "input2_shift")),
     "MUL": _lower_elementwise("tinyaot_cmsis_mul_s8", "struct tinyaot_cmsis_mul_params", _OFFSETS_AND_RANGE),
+    "SVDF": _lower_svdf,
 }
 
 

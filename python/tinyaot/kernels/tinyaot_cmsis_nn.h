@@ -57,6 +57,27 @@ static inline void tinyaot_cmsis_conv_dims(const struct tinyaot_cmsis_conv_param
     tinyaot_cmsis_dims(output, p->input_n, p->output_h, p->output_w, p->output_c);
 }
 
+/* The CMSIS-NN kernel the generator picked for a convolution: the one CMSIS-NN's
+ * wrapper would pick at run time, called directly so only it is linked. */
+typedef arm_cmsis_nn_status (*tinyaot_cmsis_conv_kernel)(
+    const cmsis_nn_context *, const cmsis_nn_conv_params *, const cmsis_nn_per_channel_quant_params *,
+    const cmsis_nn_dims *, const int8_t *, const cmsis_nn_dims *, const int8_t *, const cmsis_nn_dims *,
+    const int32_t *, const cmsis_nn_dims *, int8_t *);
+typedef arm_cmsis_nn_status (*tinyaot_cmsis_depthwise_kernel)(
+    const cmsis_nn_context *, const cmsis_nn_dw_conv_params *, const cmsis_nn_per_channel_quant_params *,
+    const cmsis_nn_dims *, const int8_t *, const cmsis_nn_dims *, const int8_t *, const cmsis_nn_dims *,
+    const int32_t *, const cmsis_nn_dims *, int8_t *);
+
+/* arm_convolve_s8 with the conv kernels' signature (it also takes an unused upscale shape). */
+static inline arm_cmsis_nn_status tinyaot_cmsis_convolve_s8(
+    const cmsis_nn_context *ctx, const cmsis_nn_conv_params *conv, const cmsis_nn_per_channel_quant_params *quant,
+    const cmsis_nn_dims *input_dims, const int8_t *input, const cmsis_nn_dims *filter_dims, const int8_t *filter,
+    const cmsis_nn_dims *bias_dims, const int32_t *bias, const cmsis_nn_dims *output_dims, int8_t *output)
+{
+    return arm_convolve_s8(ctx, conv, quant, input_dims, input, filter_dims, filter, bias_dims, bias, NULL,
+                           output_dims, output);
+}
+
 /* Everything both convolutions pass to CMSIS-NN but the filter shape and the depth multiplier. */
 static inline void tinyaot_cmsis_conv_setup(const struct tinyaot_cmsis_conv_params *p, const int32_t *multiplier,
                                             const int32_t *shift, void *scratch, cmsis_nn_conv_params *conv,
@@ -81,7 +102,8 @@ static inline void tinyaot_cmsis_conv_setup(const struct tinyaot_cmsis_conv_para
 
 static inline int32_t tinyaot_cmsis_conv_s8(const struct tinyaot_cmsis_conv_params *p, const int32_t *multiplier,
                                             const int32_t *shift, void *scratch, const int8_t *input,
-                                            const int8_t *filter, const int32_t *bias, int8_t *output)
+                                            const int8_t *filter, const int32_t *bias, int8_t *output,
+                                            tinyaot_cmsis_conv_kernel kernel)
 {
     cmsis_nn_per_channel_quant_params quant;
     cmsis_nn_conv_params conv;
@@ -90,14 +112,15 @@ static inline int32_t tinyaot_cmsis_conv_s8(const struct tinyaot_cmsis_conv_para
     tinyaot_cmsis_conv_setup(p, multiplier, shift, scratch, &conv, &quant, &ctx);
     tinyaot_cmsis_conv_dims(p, &input_dims, &bias_dims, &output_dims);
     tinyaot_cmsis_dims(&filter_dims, p->output_c, p->filter_h, p->filter_w, p->input_c);
-    return arm_convolve_wrapper_s8(&ctx, &conv, &quant, &input_dims, input, &filter_dims, filter, &bias_dims,
-                                   bias, &output_dims, output);
+    return kernel(&ctx, &conv, &quant, &input_dims, input, &filter_dims, filter, &bias_dims, bias, &output_dims,
+                  output);
 }
 
 static inline int32_t tinyaot_cmsis_depthwise_conv_s8(const struct tinyaot_cmsis_conv_params *p,
                                                       const int32_t *multiplier, const int32_t *shift,
                                                       void *scratch, const int8_t *input, const int8_t *filter,
-                                                      const int32_t *bias, int8_t *output)
+                                                      const int32_t *bias, int8_t *output,
+                                                      tinyaot_cmsis_depthwise_kernel kernel)
 {
     cmsis_nn_per_channel_quant_params quant;
     cmsis_nn_conv_params conv;
@@ -114,8 +137,8 @@ static inline int32_t tinyaot_cmsis_depthwise_conv_s8(const struct tinyaot_cmsis
     dw.activation = conv.activation;
     tinyaot_cmsis_conv_dims(p, &input_dims, &bias_dims, &output_dims);
     tinyaot_cmsis_dims(&filter_dims, 1, p->filter_h, p->filter_w, p->output_c);
-    return arm_depthwise_conv_wrapper_s8(&ctx, &dw, &quant, &input_dims, input, &filter_dims, filter,
-                                         &bias_dims, bias, &output_dims, output);
+    return kernel(&ctx, &dw, &quant, &input_dims, input, &filter_dims, filter, &bias_dims, bias, &output_dims,
+                  output);
 }
 
 static inline int32_t tinyaot_cmsis_fully_connected_s8(const struct tinyaot_cmsis_fc_params *p,
@@ -233,6 +256,50 @@ static inline int32_t tinyaot_cmsis_mul_s8(const struct tinyaot_cmsis_mul_params
 {
     return arm_elementwise_mul_s8(input1, input2, p->input1_offset, p->input2_offset, output, p->output_offset,
                                   p->output_multiplier, p->output_shift, p->act_min, p->act_max, p->size);
+}
+
+/* SVDF with an int16 activation state and int16 time weights. */
+struct tinyaot_cmsis_svdf_params {
+    int32_t batches, input_size, num_units, rank, memory_size;
+    int32_t input_zero_point, output_offset;
+    int32_t multiplier_1, shift_1;  /* input x feature weights -> state */
+    int32_t multiplier_2, shift_2;  /* state x time weights -> output */
+};
+
+static inline int32_t tinyaot_cmsis_svdf_s8(const struct tinyaot_cmsis_svdf_params *p, int32_t *filter_scratch,
+                                            int32_t *unit_scratch, const int8_t *input, const int8_t *feature,
+                                            const int16_t *time, const int32_t *bias, int16_t *state,
+                                            int8_t *output)
+{
+    const int32_t num_filters = p->num_units * p->rank;
+    cmsis_nn_context filter_ctx, unit_ctx;
+    cmsis_nn_svdf_params svdf;
+    cmsis_nn_per_tensor_quant_params quant_1, quant_2;
+    cmsis_nn_dims input_dims, state_dims, feature_dims, time_dims, bias_dims, output_dims;
+    filter_ctx.buf = filter_scratch;
+    filter_ctx.size = 0;
+    unit_ctx.buf = unit_scratch;
+    unit_ctx.size = 0;
+    svdf.rank = p->rank;
+    svdf.input_offset = p->input_zero_point;
+    svdf.output_offset = p->output_offset;
+    svdf.input_activation.min = INT16_MIN;
+    svdf.input_activation.max = INT16_MAX;
+    svdf.output_activation.min = INT8_MIN;
+    svdf.output_activation.max = INT8_MAX;
+    quant_1.multiplier = p->multiplier_1;
+    quant_1.shift = p->shift_1;
+    quant_2.multiplier = p->multiplier_2;
+    quant_2.shift = p->shift_2;
+    tinyaot_cmsis_dims(&input_dims, p->batches, p->input_size, 1, 1);
+    tinyaot_cmsis_dims(&state_dims, p->batches, p->memory_size * num_filters, 1, 1);
+    tinyaot_cmsis_dims(&feature_dims, num_filters, p->input_size, 1, 1);
+    tinyaot_cmsis_dims(&time_dims, num_filters, p->memory_size, 1, 1);
+    tinyaot_cmsis_dims(&bias_dims, p->num_units, 1, 1, 1);
+    tinyaot_cmsis_dims(&output_dims, p->batches, p->num_units, 1, 1);
+    return arm_svdf_state_s16_s8(&filter_ctx, &unit_ctx, &svdf, &quant_1, &quant_2, &input_dims, input,
+                                 &state_dims, state, &feature_dims, feature, &time_dims, time, &bias_dims, bias,
+                                 &output_dims, output);
 }
 
 #endif /* TINYAOT_CMSIS_NN_H */
