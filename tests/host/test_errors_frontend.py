@@ -177,8 +177,8 @@ def test_every_gap_listed_at_once_with_counts(tmp_path):
     with pytest.raises(TinyAotError) as info:
         compile_bytes(tmp_path, gap_model())
     message = str(info.value)
-    assert message.startswith(f"{tmp_path / 'bad.tflite'}: 6 of 6 operators are not supported: operators FLOOR x2, NEG x1; "
-                              "float32 tensors: 6 (at FULLY_CONNECTED x1, SOFTMAX x2, which take int8) "
+    assert message.startswith(f"{tmp_path / 'bad.tflite'}: 5 of 6 operators are not supported: operators FLOOR x2, NEG x1; "
+                              "float32 tensors: 4 (at SOFTMAX x2, which take int8) "
                               "(supported operators: ")
     assert "\n" not in message
 
@@ -189,5 +189,5 @@ def test_inspect_lists_every_gap(tmp_path):
     result = subprocess.run([sys.executable, "-m", "tinyaot", "inspect", str(path)], capture_output=True,
                             text=True, env={"PYTHONPATH": str(ROOT / "python"), "PATH": "/usr/bin:/bin"})
     assert result.returncode == 1
-    assert "operators FLOOR x2, NEG x1; float32 tensors: 6 (at FULLY_CONNECTED x1, SOFTMAX x2" in result.stderr
+    assert "operators FLOOR x2, NEG x1; float32 tensors: 4 (at SOFTMAX x2" in result.stderr
     assert result.stderr.count("\n") == 1

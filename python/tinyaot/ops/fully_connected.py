@@ -1,12 +1,15 @@
-"""FULLY_CONNECTED, int8 activations and weights, int32 bias."""
+"""FULLY_CONNECTED, int8 activations and weights, int32 bias (float32: ops/float_layers.py)."""
 
 import numpy as np
 
 from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, TensorRef
+from tinyaot.ops.float_layers import lower_fully_connected_f32
 from tinyaot.quant import fold_input_offset, per_channel_multipliers
 
 
 def lower(ctx):
+    if ctx.input(0).dtype == "float32":
+        return lower_fully_connected_f32(ctx)
     inp, weights, bias, out = ctx.input(0), ctx.input(1), ctx.input(2, optional=True), ctx.output()
     for t in (inp, weights, out):
         ctx.expect_dtype(t, "int8")
