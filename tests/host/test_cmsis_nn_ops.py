@@ -6,6 +6,7 @@ One single-operator model per case, so that a mismatch names the parameters
 """
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -30,55 +31,69 @@ def _run_single_op(tmp_path, build):
     return [(op["type"], op["backend"], op["backend_reason"]) for op in report["operators"]]
 
 
-# input shape, output shape, filter hw, options: arm_convolve_wrapper_s8 takes the 1x1 fast kernel,
-# the strided 1x1, the 1xN row kernel or the general im2col one.
+def _called_kernel(tmp_path):
+    """The CMSIS-NN convolution kernel the generated code calls (the wrapper's run-time choice)."""
+    code = (tmp_path / "out" / "m.c").read_text()
+    (kernel,) = set(re.findall(r"\b(arm_\w+|tinyaot_cmsis_convolve_s8)\);", code))
+    return kernel
+
+
+# kernel, input shape, output shape, filter hw, options: the kernel arm_convolve_wrapper_s8 would
+# pick, which the generated code calls directly: the 1x1 fast kernel, the strided 1x1, the 1xN row
+# kernel or the general im2col one (arm_convolve_s8).
+IM2COL = "tinyaot_cmsis_convolve_s8"  # arm_convolve_s8 with the other kernels' signature
 CONV_CASES = {
-    "1x1": ([1, 5, 6, 8], [1, 5, 6, 4], (1, 1), {}),
-    "1x1_stride2_per_tensor": ([1, 5, 6, 8], [1, 3, 3, 4], (1, 1), {"stride": (2, 2), "per_channel": False}),
-    "1xN_row": ([1, 1, 12, 4], [1, 1, 6, 6], (1, 3), {"stride": (1, 2), "act": RELU}),
-    "1xN_valid_batch2_no_bias": ([2, 1, 9, 8], [2, 1, 7, 3], (1, 3), {"padding": VALID, "bias": False}),
-    "3x3_same": ([1, 7, 7, 3], [1, 7, 7, 5], (3, 3), {"act": RELU6}),
-    "3x2_valid_strides": ([1, 9, 10, 3], [1, 4, 3, 6], (3, 2), {"padding": VALID, "stride": (2, 3)}),
-    "dilation_batch2": ([2, 8, 9, 3], [2, 4, 9, 4], (3, 3), {"stride": (2, 1), "dilation": (2, 3)}),
-    "per_tensor_odd_channels": ([1, 6, 5, 5], [1, 6, 5, 7], (2, 3), {"per_channel": False,
-                                                                     "act": RELU_N1_TO_1}),
+    "1x1": ("arm_convolve_1x1_s8_fast", [1, 5, 6, 8], [1, 5, 6, 4], (1, 1), {}),
+    "1x1_stride2_per_tensor": ("arm_convolve_1x1_s8", [1, 5, 6, 8], [1, 3, 3, 4], (1, 1),
+                               {"stride": (2, 2), "per_channel": False}),
+    "1xN_row": ("arm_convolve_1_x_n_s8", [1, 1, 12, 4], [1, 1, 6, 6], (1, 3), {"stride": (1, 2), "act": RELU}),
+    "1xN_valid_batch2_no_bias": ("arm_convolve_1_x_n_s8", [2, 1, 9, 8], [2, 1, 7, 3], (1, 3),
+                                 {"padding": VALID, "bias": False}),
+    "3x3_same": (IM2COL, [1, 7, 7, 3], [1, 7, 7, 5], (3, 3), {"act": RELU6}),
+    "3x2_valid_strides": (IM2COL, [1, 9, 10, 3], [1, 4, 3, 6], (3, 2), {"padding": VALID, "stride": (2, 3)}),
+    "dilation_batch2": (IM2COL, [2, 8, 9, 3], [2, 4, 9, 4], (3, 3), {"stride": (2, 1), "dilation": (2, 3)}),
+    "per_tensor_odd_channels": (IM2COL, [1, 6, 5, 5], [1, 6, 5, 7], (2, 3),
+                                {"per_channel": False, "act": RELU_N1_TO_1}),
 }
 
 
 @pytest.mark.parametrize("case", sorted(CONV_CASES))
 def test_conv(case, tmp_path, cmsis_nn):
-    in_shape, out_shape, hw, opts = CONV_CASES[case]
+    kernel, in_shape, out_shape, hw, opts = CONV_CASES[case]
 
     def build(mb, rng, q):
         return conv(mb, rng, mb.input("x", "int8", in_shape, scale=q[0], zero_point=q[1]), q, out_shape, hw,
                     out_zp=3, **opts)
 
     assert _run_single_op(tmp_path, build) == [("CONV_2D", "cmsis-nn", None)]
+    assert _called_kernel(tmp_path) == kernel
 
 
-# arm_depthwise_conv_wrapper_s8: multiplier 1 and batch 1 take the 3x3 or the optimised kernel,
-# multiples of 4 the mult-4 one, the rest the generic one. (TFLM crashes on a depthwise
+# As arm_depthwise_conv_wrapper_s8 picks: multiplier 1 and batch 1 take the 3x3 or the optimised
+# kernel, the rest arm_depthwise_conv_s8. (TFLM crashes on a depthwise
 # convolution without bias, so every case has one.)
+DW_3X3, DW_OPT, DW_GENERAL = "arm_depthwise_conv_3x3_s8", "arm_depthwise_conv_s8_opt", "arm_depthwise_conv_s8"
 DEPTHWISE_CASES = {
-    "3x3_same": ([1, 7, 6, 8], [1, 7, 6, 8], (3, 3), {}),
-    "3x3_stride2_valid": ([1, 9, 9, 4], [1, 4, 4, 4], (3, 3), {"padding": VALID, "stride": (2, 2)}),
-    "5x5_opt_per_tensor": ([1, 8, 8, 6], [1, 8, 8, 6], (5, 5), {"per_channel": False, "act": RELU}),
-    "multiplier3": ([1, 6, 5, 2], [1, 6, 5, 6], (3, 3), {"multiplier": 3}),
-    "multiplier4_one_channel": ([1, 6, 6, 1], [1, 3, 3, 4], (3, 3), {"multiplier": 4, "stride": (2, 2)}),
-    "dilation": ([1, 9, 9, 4], [1, 9, 9, 4], (3, 3), {"dilation": (2, 2)}),
-    "batch2": ([2, 5, 5, 4], [2, 5, 5, 4], (2, 3), {"act": RELU6}),
+    "3x3_same": (DW_3X3, [1, 7, 6, 8], [1, 7, 6, 8], (3, 3), {}),
+    "3x3_stride2_valid": (DW_3X3, [1, 9, 9, 4], [1, 4, 4, 4], (3, 3), {"padding": VALID, "stride": (2, 2)}),
+    "5x5_opt_per_tensor": (DW_OPT, [1, 8, 8, 6], [1, 8, 8, 6], (5, 5), {"per_channel": False, "act": RELU}),
+    "multiplier3": (DW_GENERAL, [1, 6, 5, 2], [1, 6, 5, 6], (3, 3), {"multiplier": 3}),
+    "multiplier4_one_channel": (DW_GENERAL, [1, 6, 6, 1], [1, 3, 3, 4], (3, 3), {"multiplier": 4, "stride": (2, 2)}),
+    "dilation": (DW_GENERAL, [1, 9, 9, 4], [1, 9, 9, 4], (3, 3), {"dilation": (2, 2)}),
+    "batch2": (DW_GENERAL, [2, 5, 5, 4], [2, 5, 5, 4], (2, 3), {"act": RELU6}),
 }
 
 
 @pytest.mark.parametrize("case", sorted(DEPTHWISE_CASES))
 def test_depthwise(case, tmp_path, cmsis_nn):
-    in_shape, out_shape, hw, opts = DEPTHWISE_CASES[case]
+    kernel, in_shape, out_shape, hw, opts = DEPTHWISE_CASES[case]
 
     def build(mb, rng, q):
         return depthwise(mb, rng, mb.input("x", "int8", in_shape, scale=q[0], zero_point=q[1]), q, out_shape,
                          hw, out_zp=-4, **opts)
 
     assert _run_single_op(tmp_path, build) == [("DEPTHWISE_CONV_2D", "cmsis-nn", None)]
+    assert _called_kernel(tmp_path) == kernel
 
 
 # input shape, units, options: per-tensor and per-channel, batches (rows of a higher-rank input).
