@@ -1,6 +1,7 @@
 """The `tinyaot` command line: compile, run, inspect."""
 
 import argparse
+import json
 import os
 import sys
 import tempfile
@@ -16,11 +17,23 @@ def main(argv=None):
     parser.add_argument("--version", action="version", version=f"tinyaot {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
-    p = sub.add_parser("compile", help="generate C for a .tflite model")
-    p.add_argument("model")
-    _add_codegen_args(p)
+    p = sub.add_parser("compile", help="generate C for a .tflite model (or several sharing one arena)")
+    p.add_argument("model", nargs="+")
+    _add_codegen_args(p, several=True)
     p.add_argument("--out", required=True, help="output folder")
     p.add_argument("--plan-svg", action="store_true", help="also draw the memory plan: <out>/<name>.plan.svg")
+    p.add_argument("--shared-arena", nargs="?", const="shared", metavar="GROUP",
+                   help="the models (one --name each) share one arena, tinyaot_<GROUP>_arena (default group: "
+                        "shared), of the largest need; their runs must not overlap")
+    p.add_argument("--arena-group", metavar="GROUP",
+                   help="generate this one model to use the arena of GROUP; the build writes the group's arena "
+                        "with `tinyaot arena-group` (tinyaot_add_model's ARENA_GROUP does both)")
+
+    p = sub.add_parser("arena-group", help="write the shared arena of models generated with --arena-group")
+    p.add_argument("plans", nargs="+", help="the <name>.json of each model of the group")
+    p.add_argument("--group", required=True)
+    p.add_argument("--out", required=True, help="output folder")
+    p.add_argument("--arena-section", help="linker section for the arena (e.g. a no-init section)")
 
     p = sub.add_parser("run", help="compile, run on the host, print the outputs")
     p.add_argument("model")
@@ -73,9 +86,13 @@ def main(argv=None):
         return 2
 
 
-def _add_codegen_args(p, name_required=True):
-    p.add_argument("--name", required=name_required, default="model",
-                   help="model name: prefix of every generated symbol")
+def _add_codegen_args(p, name_required=True, several=False):
+    if several:
+        p.add_argument("--name", required=True, action="append",
+                       help="model name: prefix of every generated symbol (once per model)")
+    else:
+        p.add_argument("--name", required=name_required, default="model",
+                       help="model name: prefix of every generated symbol")
     p.add_argument("--alignment", type=int, default=16, help="arena buffer alignment in bytes")
     p.add_argument("--weights-section", help="linker section for weights")
     p.add_argument("--arena-section", help="linker section for the arena (e.g. a no-init section)")
@@ -92,26 +109,50 @@ def _add_codegen_args(p, name_required=True):
                         "scratch sizes (default cortex-m3: any core without DSP instructions, and the host)")
 
 
-def _options(args):
+def _options(args, name=None):
     from tinyaot.compiler import Options
-    return Options(args.name, args.alignment, args.weights_section, args.arena_section, args.inputs_in_arena,
-                   args.kernels, args.cpu, getattr(args, "weights", "linked"))
+    return Options(name or args.name, args.alignment, args.weights_section, args.arena_section, args.inputs_in_arena,
+                   args.kernels, args.cpu, getattr(args, "weights", "linked"), getattr(args, "arena_group", None))
 
 
 def cmd_compile(args):
     from tinyaot.codegen.emit import emit
     from tinyaot.compiler import compile_model
-    start = time.perf_counter()
-    model = compile_model(args.model, _options(args))
-    emit(model, args.out)
-    if args.plan_svg:
-        _write_plan_svg(model, os.path.join(args.out, f"{args.name}.plan.svg"))
-    print(f"{args.out}: arena {model.arena_size} bytes (lower bound {model.lower_bound}), "
-          f"state {model.state_size} bytes, {len(model.graph.operators)} operators, "
-          f"{time.perf_counter() - start:.2f} s")
-    for note in model.notes:
-        print(f"note: {note}")
+    if len(args.model) != len(args.name):
+        raise TinyAotError(f"give one --name per model ({len(args.model)} models, {len(args.name)} names)")
+    if len(args.model) > 1 and not args.shared_arena:
+        raise TinyAotError("several models are compiled together only with --shared-arena")
+    if args.shared_arena:
+        args.arena_group = args.shared_arena
+    plans = []
+    for path, name in zip(args.model, args.name):
+        start = time.perf_counter()
+        model = compile_model(path, _options(args, name))
+        emit(model, args.out)
+        plans.append(json.loads(open(os.path.join(args.out, f"{name}.json"), encoding="utf-8").read()))
+        if args.plan_svg:
+            _write_plan_svg(model, os.path.join(args.out, f"{name}.plan.svg"))
+        print(f"{args.out}: {name}: arena {model.arena_size} bytes (lower bound {model.lower_bound}), "
+              f"state {model.state_size} bytes, {len(model.graph.operators)} operators, "
+              f"{time.perf_counter() - start:.2f} s")
+        for note in model.notes:
+            print(f"note: {note}")
+    if args.shared_arena:
+        from tinyaot.codegen.arena_group import emit_group
+        _print_group(emit_group(args.shared_arena, plans, args.out, args.arena_section))
     return 0
+
+
+def cmd_arena_group(args):
+    from tinyaot.codegen.arena_group import emit_group_from_plans
+    _print_group(emit_group_from_plans(args.group, args.plans, args.out, args.arena_section))
+    return 0
+
+
+def _print_group(g):
+    print(f"arena group {g['group']}: arena {g['arena_size']} bytes shared by {', '.join(g['models'])} "
+          f"(separate arenas: {g['separate_arenas']}); RAM {g['ram']} bytes with state "
+          f"(separate: {g['ram_separate']})")
 
 
 def cmd_run(args):
@@ -165,4 +206,5 @@ def cmd_weights(args):
     return 0
 
 
-COMMANDS = {"compile": cmd_compile, "run": cmd_run, "inspect": cmd_inspect, "weights": cmd_weights}
+COMMANDS = {"compile": cmd_compile, "run": cmd_run, "inspect": cmd_inspect, "weights": cmd_weights,
+            "arena-group": cmd_arena_group}

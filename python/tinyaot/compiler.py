@@ -31,6 +31,7 @@ class Options:
     kernels: str = "portable"  # kernel backend, one of KERNEL_BACKENDS
     cpu: str = "cortex-m3"  # the core the cmsis-nn backend sizes its scratch buffers for
     weights: str = "linked"  # "linked": static const arrays; "blob": <name>.weights.bin, bound at run time
+    arena_group: str | None = None  # models of one group share the arena tinyaot_<group>_arena (runs must not overlap)
 
 
 @dataclass
@@ -80,6 +81,8 @@ def check_options(options):
         raise TinyAotError(f"kernels '{options.kernels}' is not a backend (have: {', '.join(KERNEL_BACKENDS)})")
     if options.weights not in WEIGHTS_MODES:
         raise TinyAotError(f"weights '{options.weights}' is not a mode (have: {', '.join(WEIGHTS_MODES)})")
+    if options.arena_group is not None and not re.fullmatch(r"[a-z_][a-z0-9_]*", options.arena_group):
+        raise TinyAotError(f"arena group '{options.arena_group}' must be a lower-case C identifier ([a-z_][a-z0-9_]*)")
     if options.cpu not in CPU_ARCH:
         raise TinyAotError(f"cpu '{options.cpu}' is not supported (have: {', '.join(CPU_ARCH)}; "
                            "Helium (MVE) cores are not)")

@@ -2,6 +2,7 @@
 compiler into a shared library and call it from Python with numpy arrays."""
 
 import ctypes
+import json
 import os
 import shutil
 import subprocess
@@ -37,20 +38,28 @@ class _Model(ctypes.Structure):
                 ("input_buffer", ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_uint32))]
 
 
-def build_shared_library(out_dir, name, dest, sanitize=False, cc=None):
-    """Compiles <out_dir>/<name>.c into a shared library at `dest` (with CMSIS-NN
-    when the model was generated with --kernels cmsis-nn)."""
+def build_shared_library(out_dir, name, dest, sanitize=False, cc=None, also=()):
+    """Compiles <out_dir>/<name>.c (and the models named in `also`, and the arena
+    of the model's arena group if it has one) into a shared library at `dest`
+    (with CMSIS-NN when the model was generated with --kernels cmsis-nn)."""
     cc = cc or os.environ.get("CC", "cc")
     library, archive = [], []
     if (Path(out_dir) / "tinyaot_cmsis_nn.h").exists():
         library = cmsis_nn_host.compile_flags(cmsis_nn_host.cmsis_nn_dir())
         archive = [str(cmsis_nn_host.host_library(cc))]
     cmd = [cc, *WARNING_FLAGS, "-O1", "-g", "-shared", "-fPIC", *(SANITIZE_FLAGS if sanitize else []),
-           "-I", str(out_dir), *library, str(Path(out_dir) / f"{name}.c"), *archive, "-o", str(dest)]
+           "-I", str(out_dir), *library, *[str(Path(out_dir) / f"{n}.c") for n in (name, *also)],
+           *_group_sources(out_dir, name), *archive, "-o", str(dest)]
     result = subprocess.run(cmd, capture_output=True, text=True)
     if result.returncode:
         raise TinyAotError(f"C compiler failed on {out_dir}/{name}.c:\n{result.stderr.strip()}")
     return dest
+
+
+def _group_sources(out_dir, name):
+    plan = Path(out_dir) / f"{name}.json"
+    group = json.loads(plan.read_text()).get("arena_group") if plan.exists() else None
+    return [str(Path(out_dir) / f"tinyaot_{group}_arena.c")] if group else []
 
 
 class HostModel:
@@ -62,10 +71,14 @@ class HostModel:
     otherwise run() copies them in from this object's own buffers.
     """
 
-    def __init__(self, out_dir, name, sanitize=False, zero_copy=True):
+    def __init__(self, out_dir, name, sanitize=False, zero_copy=True, also=(), library=None):
+        """also: other models of out_dir compiled into the same library (an arena
+        group); library: an already loaded library holding this model (a sibling's)."""
         self._tmp = tempfile.mkdtemp(prefix="tinyaot-host-")
-        lib_path = build_shared_library(out_dir, name, Path(self._tmp) / f"lib{name}.so", sanitize)
-        self._lib = ctypes.CDLL(str(lib_path))
+        if library is None:
+            library = ctypes.CDLL(str(build_shared_library(out_dir, name, Path(self._tmp) / f"lib{name}.so",
+                                                           sanitize, also=also)))
+        self._lib = library
         self._desc = _Model.in_dll(self._lib, f"tinyaot_{name}_model")
         self._bind = None
         blob_path = Path(out_dir) / f"{name}.weights.bin"
@@ -123,6 +136,10 @@ class HostModel:
 
     def reset(self):
         self._desc.reset()
+
+    def sibling(self, out_dir, name, zero_copy=True):
+        """Another model compiled into this library (see `also`)."""
+        return HostModel(out_dir, name, zero_copy=zero_copy, library=self._lib)
 
     def close(self):
         shutil.rmtree(self._tmp, ignore_errors=True)

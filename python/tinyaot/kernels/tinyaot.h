@@ -69,6 +69,9 @@ struct tinyaot_model {
 #define TINYAOT_ERROR_BLOB_ARCHITECTURE (-6)
 #define TINYAOT_ERROR_BLOB_CRC (-7)
 #define TINYAOT_ERROR_BLOB_ALIGNMENT (-8)
+/* run() of a model in an arena group (--shared-arena) while another model of
+ * the group runs, when built with -DTINYAOT_ARENA_GROUP_CHECK. */
+#define TINYAOT_ERROR_ARENA_BUSY (-9)
 
 #if defined(__GNUC__) || defined(__clang__)
 #define TINYAOT_ALIGNED(n) __attribute__((aligned(n)))
