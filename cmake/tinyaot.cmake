@@ -7,6 +7,7 @@
 #                     [RAM_BUDGET <bytes> [RAM_BUDGET_INCLUDES_IO]]
 #                     [FLASH_BUDGET <bytes>] [BUDGET_NAME <text>]
 #                     [KERNELS portable|cmsis-nn] [CPU <cortex-mN>]
+#                     [WEIGHTS linked|blob] [ARENA_GROUP <group>]
 #                     [GENERATOR_ARGS <arg>...])
 #
 # The generator runs from add_custom_command, so it runs again only when the
@@ -24,6 +25,12 @@
 # built as a subdirectory. CMSIS-NN's code path and scratch sizes depend on the
 # core: CPU names it (default: the -mcpu in the target's compile options, the
 # compiler flags, or Zephyr's GCC_M_CPU).
+#
+# WEIGHTS blob generates C without weight data and <out>/<id>.weights.bin (the
+# target property TINYAOT_WEIGHTS_BLOBS lists the blobs); the program hands it to
+# tinyaot_<id>_bind_weights(). ARENA_GROUP <group>: the models given the same
+# group (in one directory) share one arena, tinyaot_<group>_arena, of the largest
+# need, written into <build>/tinyaot/<group>_arena/ and compiled into the target.
 #
 # Defaults that an integration (e.g. Zephyr's Kconfig) may set as cache
 # variables: TINYAOT_DEFAULT_ALIGNMENT, TINYAOT_DEFAULT_WEIGHTS_SECTION,
@@ -104,7 +111,7 @@ set_property(GLOBAL PROPERTY TINYAOT_GENERATOR_SOURCES "${TINYAOT_GENERATOR_SOUR
 function(tinyaot_add_model target)
   set(options RAM_BUDGET_INCLUDES_IO)
   set(one MODEL NAME OUTPUT_DIR ALIGNMENT WEIGHTS_SECTION ARENA_SECTION
-          RAM_BUDGET FLASH_BUDGET BUDGET_NAME KERNELS CPU)
+          RAM_BUDGET FLASH_BUDGET BUDGET_NAME KERNELS CPU WEIGHTS ARENA_GROUP)
   set(multi GENERATOR_ARGS)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "${options}" "${one}" "${multi}")
   get_property(python GLOBAL PROPERTY TINYAOT_PYTHON)
@@ -165,6 +172,21 @@ function(tinyaot_add_model target)
     _tinyaot_link_cmsis_nn(${target})
     list(APPEND gen_args --kernels cmsis-nn --cpu "${ARG_CPU}")
   endif()
+  set(byproducts "${out}/tinyaot.h")
+  if(DEFINED ARG_WEIGHTS AND NOT ARG_WEIGHTS STREQUAL "linked")
+    if(NOT ARG_WEIGHTS STREQUAL "blob")
+      message(FATAL_ERROR "tinyaot_add_model(${target}): WEIGHTS '${ARG_WEIGHTS}' must be linked or blob")
+    endif()
+    list(APPEND gen_args --weights blob)
+    list(APPEND byproducts "${out}/${ARG_NAME}.weights.bin")
+    set_property(TARGET ${target} APPEND PROPERTY TINYAOT_WEIGHTS_BLOBS "${out}/${ARG_NAME}.weights.bin")
+  endif()
+  if(DEFINED ARG_ARENA_GROUP)
+    if(NOT ARG_ARENA_GROUP MATCHES "^[a-z_][a-z0-9_]*$")
+      message(FATAL_ERROR "tinyaot_add_model(${target}): ARENA_GROUP '${ARG_ARENA_GROUP}' must be a lower-case C identifier")
+    endif()
+    list(APPEND gen_args --arena-group "${ARG_ARENA_GROUP}")
+  endif()
   list(APPEND gen_args ${ARG_GENERATOR_ARGS})
 
   set(c_file "${out}/${ARG_NAME}.c")
@@ -172,7 +194,7 @@ function(tinyaot_add_model target)
   set(json_file "${out}/${ARG_NAME}.json")
   add_custom_command(
     OUTPUT "${c_file}" "${h_file}" "${json_file}"
-    BYPRODUCTS "${out}/tinyaot.h"
+    BYPRODUCTS ${byproducts}
     COMMAND "${CMAKE_COMMAND}" -E make_directory "${out}"
     COMMAND "${CMAKE_COMMAND}" -E env "PYTHONPATH=${TINYAOT_PYTHONPATH}"
             "${python}" -m tinyaot compile "${model}"
@@ -188,6 +210,10 @@ function(tinyaot_add_model target)
   target_include_directories(${target} PRIVATE "${out}")
   set_property(TARGET ${target} APPEND PROPERTY TINYAOT_MODELS "${ARG_NAME}")
   set_property(TARGET ${target} APPEND PROPERTY TINYAOT_MODEL_JSON "${json_file}")
+
+  if(DEFINED ARG_ARENA_GROUP)
+    _tinyaot_arena_group(${target} "${ARG_ARENA_GROUP}" "${json_file}")
+  endif()
 
   if(DEFINED ARG_RAM_BUDGET OR DEFINED ARG_FLASH_BUDGET)
     if(NOT ARG_BUDGET_NAME)
@@ -209,6 +235,37 @@ function(tinyaot_add_model target)
       VERBATIM)
     # Listing the stamp as a source makes the target depend on it (nothing compiles it).
     target_sources(${target} PRIVATE "${stamp}")
+  endif()
+endfunction()
+
+# The group's arena: one custom command writing it from every member's plan; each
+# new member adds its plan to the command's inputs.
+function(_tinyaot_arena_group target group json_file)
+  get_property(python GLOBAL PROPERTY TINYAOT_PYTHON)
+  set(dir "${CMAKE_CURRENT_BINARY_DIR}/tinyaot/${group}_arena")
+  set(arena_c "${dir}/tinyaot_${group}_arena.c")
+  get_property(plans GLOBAL PROPERTY TINYAOT_ARENA_GROUP_${group})
+  set_property(GLOBAL APPEND PROPERTY TINYAOT_ARENA_GROUP_${group} "${json_file}")
+  if(plans)
+    # The command reads plans.txt; a later member adds its plan there and to the inputs.
+    add_custom_command(OUTPUT "${arena_c}" APPEND DEPENDS "${json_file}")
+    file(APPEND "${dir}/plans.txt" "${json_file}\n")
+  else()
+    file(MAKE_DIRECTORY "${dir}")
+    file(WRITE "${dir}/plans.txt" "${json_file}\n")
+    add_custom_command(
+      OUTPUT "${arena_c}" "${dir}/tinyaot_${group}_arena.h"
+      COMMAND "${CMAKE_COMMAND}" -E env "PYTHONPATH=${TINYAOT_PYTHONPATH}"
+              "${python}" -m tinyaot arena-group --group "${group}" --out "${dir}" --plans-file "${dir}/plans.txt"
+      COMMAND "${CMAKE_COMMAND}" -E touch "${arena_c}" "${dir}/tinyaot_${group}_arena.h"
+      DEPENDS "${json_file}"
+      COMMENT "tinyaot: arena of group ${group}"
+      VERBATIM)
+  endif()
+  get_target_property(sources ${target} SOURCES)
+  if(NOT "${arena_c}" IN_LIST sources)
+    target_sources(${target} PRIVATE "${arena_c}")
+    target_include_directories(${target} PRIVATE "${dir}")
   endif()
 endfunction()
 

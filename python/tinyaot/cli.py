@@ -30,7 +30,8 @@ def main(argv=None):
                         "with `tinyaot arena-group` (tinyaot_add_model's ARENA_GROUP does both)")
 
     p = sub.add_parser("arena-group", help="write the shared arena of models generated with --arena-group")
-    p.add_argument("plans", nargs="+", help="the <name>.json of each model of the group")
+    p.add_argument("plans", nargs="*", help="the <name>.json of each model of the group")
+    p.add_argument("--plans-file", help="a file naming one <name>.json per line (what the CMake build writes)")
     p.add_argument("--group", required=True)
     p.add_argument("--out", required=True, help="output folder")
     p.add_argument("--arena-section", help="linker section for the arena (e.g. a no-init section)")
@@ -145,7 +146,16 @@ def cmd_compile(args):
 
 def cmd_arena_group(args):
     from tinyaot.codegen.arena_group import emit_group_from_plans
-    _print_group(emit_group_from_plans(args.group, args.plans, args.out, args.arena_section))
+    plans = list(args.plans)
+    if args.plans_file:
+        try:
+            with open(args.plans_file, encoding="utf-8") as f:
+                plans += [line.strip() for line in f if line.strip()]
+        except OSError as e:
+            raise TinyAotError(f"cannot read the list of plans: {e.strerror}", file=args.plans_file) from None
+    if not plans:
+        raise TinyAotError(f"arena group '{args.group}' has no models")
+    _print_group(emit_group_from_plans(args.group, plans, args.out, args.arena_section))
     return 0
 
 

@@ -5,6 +5,7 @@ Uses a host project (cmake_project/) so it needs no cross compiler, and a copy
 of the generator package so touching "generator sources" disturbs nobody.
 """
 
+import json
 import os
 import shutil
 import subprocess
@@ -174,3 +175,16 @@ def test_python_without_the_generator_packages_gets_one_pip_line(project, tmp_pa
     assert lines == [f"tinyaot: the generator needs Python packages that {python} lacks "
                      f"(numpy, tflite>=2.10, jinja2>=3); install them with: "
                      f"{python} -m pip install numpy 'tflite>=2.10' 'jinja2>=3'"], proc.stdout
+
+
+def test_arena_group_and_weights_blob(project):
+    """ARENA_GROUP: one arena of the larger need compiled into the target; WEIGHTS blob: bound at run time."""
+    ninja(project, "group_models")
+    build = project["build"]
+    plans = [json.loads((build / "tinyaot" / n / f"{n}.json").read_text()) for n in ("g_a", "g_b")]
+    blob = build / "tinyaot" / "g_b" / "g_b.weights.bin"
+    printed = run([str(build / "group_models"), str(blob)]).stdout.splitlines()
+    assert printed == [f"group arena={max(p['arena_size'] for p in plans)} a={plans[0]['arena_size']} "
+                       f"b={plans[1]['arena_size']}", "b before bind=-2", "bind=0", "a=0 b=0"]
+    assert plans[1]["blob"]["size"] == blob.stat().st_size
+    assert "static uint8_t tinyaot_g_a_arena" not in (build / "tinyaot" / "g_a" / "g_a.c").read_text()
