@@ -34,7 +34,8 @@
 #
 # Defaults that an integration (e.g. Zephyr's Kconfig) may set as cache
 # variables: TINYAOT_DEFAULT_ALIGNMENT, TINYAOT_DEFAULT_WEIGHTS_SECTION,
-# TINYAOT_DEFAULT_ARENA_SECTION, TINYAOT_DEFAULT_KERNELS. Empty means "the
+# TINYAOT_DEFAULT_ARENA_SECTION, TINYAOT_DEFAULT_KERNELS, TINYAOT_DEFAULT_WEIGHTS,
+# TINYAOT_DEFAULT_ARENA_GROUP. Empty means "the
 # generator's default".
 # TINYAOT_PYTHONPATH overrides where the generator package is found,
 # TINYAOT_PYTHON the interpreter that runs it.
@@ -52,6 +53,10 @@ set(TINYAOT_DEFAULT_ARENA_SECTION "" CACHE STRING
     "Linker section for the model arena (empty: generator default)")
 set(TINYAOT_DEFAULT_KERNELS "" CACHE STRING
     "Kernel backend for models without KERNELS: portable or cmsis-nn (empty: portable)")
+set(TINYAOT_DEFAULT_WEIGHTS "" CACHE STRING
+    "Weights of models without WEIGHTS: linked or blob (empty: linked)")
+set(TINYAOT_DEFAULT_ARENA_GROUP "" CACHE STRING
+    "Arena group of models without ARENA_GROUP (empty: each model its own arena)")
 set(TINYAOT_CMSIS_NN_DIR "" CACHE PATH
     "CMSIS-NN source tree (v7.0.0 API) for KERNELS cmsis-nn, when the project has no cmsis-nn target")
 set(TINYAOT_PYTHONPATH "${TINYAOT_ROOT}/python" CACHE PATH
@@ -149,7 +154,7 @@ function(tinyaot_add_model target)
   endif()
   set_property(GLOBAL APPEND PROPERTY TINYAOT_MODEL_OUTPUTS "${out}/${ARG_NAME}")
 
-  foreach(opt ALIGNMENT WEIGHTS_SECTION ARENA_SECTION KERNELS)
+  foreach(opt ALIGNMENT WEIGHTS_SECTION ARENA_SECTION KERNELS WEIGHTS ARENA_GROUP)
     if(NOT DEFINED ARG_${opt} AND NOT "${TINYAOT_DEFAULT_${opt}}" STREQUAL "")
       set(ARG_${opt} "${TINYAOT_DEFAULT_${opt}}")
     endif()
