@@ -2,6 +2,7 @@
  * port_baremetal.c - tinyaot_port.h for the bare-metal boards in
  * boards/baremetal/, and main().
  */
+#include <stddef.h>
 #include <stdint.h>
 
 #include "board.h"
@@ -67,9 +68,20 @@ uint8_t *tinyaot_port_io_buffer(uint32_t *size)
     return __free_ram_start;
 }
 
+#ifdef TINYAOT_RUNNER_BIND
+/* weights_blob.S: the model's weights blob, in its own section. */
+extern const uint8_t tinyaot_runner_blob[];
+extern const uint8_t tinyaot_runner_blob_end[];
+int32_t TINYAOT_RUNNER_BIND(const void *blob, size_t size);
+#endif
+
 int main(void)
 {
     board_cycles_init();
+#ifdef TINYAOT_RUNNER_BIND
+    /* A refused blob leaves the model unbound: every RUN then reports the error. */
+    (void)TINYAOT_RUNNER_BIND(tinyaot_runner_blob, (size_t)(tinyaot_runner_blob_end - tinyaot_runner_blob));
+#endif
     tinyaot_runner(&TINYAOT_RUNNER_MODEL);
     return 0;
 }

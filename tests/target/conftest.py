@@ -78,13 +78,15 @@ class Target:
         self.flash_command = config.getoption("--flash-command")
         self._built = {}
 
-    def firmware(self, board, name=None, model=None, test_mode=None, inputs_in_arena=False, kernels="portable"):
-        key = (board, name, test_mode, inputs_in_arena, kernels)
+    def firmware(self, board, name=None, model=None, test_mode=None, inputs_in_arena=False, kernels="portable",
+                 weights="linked"):
+        key = (board, name, test_mode, inputs_in_arena, kernels, weights)
         if key not in self._built:
             try:
                 self._built[key] = harness.build_firmware(board, model=model, name=name,
                                                           test_mode=test_mode,
-                                                          inputs_in_arena=inputs_in_arena, kernels=kernels)
+                                                          inputs_in_arena=inputs_in_arena, kernels=kernels,
+                                                          weights=weights)
             except harness.BuildError as exc:
                 self._built[key] = exc
         result = self._built[key]

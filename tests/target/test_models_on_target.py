@@ -112,3 +112,16 @@ def test_person_detect_on_m3(target):
         assert dev.info().io_needed == 8  # only the 2-byte output, 8-aligned
         figures = check_against_tflm(dev, path, CALLS, SEED, reset_between=True)
     assert all(f.stack_bytes > 0 for f in figures)
+
+
+@pytest.mark.parametrize("name", ["mini_mobilenet", "fc_batched_per_channel_relu6", "svdf_rank1_relu"])
+def test_bit_exact_with_weights_blob(target, boards, name):
+    """--weights blob: the blob linked into its own section, bound at start, bit-exact with TFLM."""
+    from conftest import own_models
+    path = own_models()[name]
+    for board in boards:
+        fw = target.firmware(board, name=name, model=path, weights="blob")
+        assert fw.model_json()["weights_mode"] == "blob"
+        with target.open(fw) as dev:
+            figures = check_against_tflm(dev, path, 5, SEED, reset_between=dev.info().state_size == 0)
+        assert all(f.status == 0 for f in figures)

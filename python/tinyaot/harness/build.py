@@ -88,13 +88,15 @@ def _cached(cache_file, key):
 
 def build_firmware(board, model=None, name=None, test_mode=None, build_root=None,
                    cmake_args=(), jobs=None, inputs_in_arena=False, kernels="portable",
-                   profile=False):
+                   profile=False, weights="linked"):
     """Configure (first time only) and build; returns a Firmware.
 
     Either model (path to .tflite) and name (C identifier), or test_mode
     (echo, fault, garbage, hang, spin) for the runner's stand-in model.
     inputs_in_arena: generate with --inputs-in-arena (inputs share the arena).
     profile: record the counter at every operator step (Device.profile()).
+    weights: "blob" generates with --weights blob, links the blob into a section
+    of its own (.rodata.tinyaot_runner_blob) and binds it at start.
     kernels: the generator's kernel backend; "cmsis-nn" builds CMSIS-NN from
     TINYAOT_CMSIS_NN_DIR (environment).
     Raises ModelTooBig when the model does not fit the board, BuildError otherwise.
@@ -108,12 +110,14 @@ def build_firmware(board, model=None, name=None, test_mode=None, build_root=None
         if not model or not name:
             raise ValueError("build_firmware needs model and name, or test_mode")
         label = name + ("-inputs_in_arena" if inputs_in_arena else "") + \
-            ("" if kernels == "portable" else f"-{kernels}") + ("-profile" if profile else "")
+            ("" if kernels == "portable" else f"-{kernels}") + ("-profile" if profile else "") + \
+            ("" if weights == "linked" else f"-{weights}")
         defs = {"TINYAOT_RUNNER_TEST": "", "TINYAOT_MODEL": str(Path(model).resolve()),
                 "TINYAOT_MODEL_NAME": name,
                 "TINYAOT_RUNNER_INPUTS_IN_ARENA": "ON" if inputs_in_arena else "OFF",
                 "TINYAOT_RUNNER_KERNELS": kernels,
-                "TINYAOT_RUNNER_PROFILE": "ON" if profile else "OFF"}
+                "TINYAOT_RUNNER_PROFILE": "ON" if profile else "OFF",
+                "TINYAOT_RUNNER_WEIGHTS": weights}
         if kernels == "cmsis-nn":
             defs["TINYAOT_CMSIS_NN_DIR"] = os.environ.get("TINYAOT_CMSIS_NN_DIR", "")
     defs["BOARD"] = board
