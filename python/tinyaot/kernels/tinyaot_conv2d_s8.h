@@ -36,11 +36,17 @@ static void tinyaot_conv2d_s8(const struct tinyaot_conv2d_params *p,
 {
     const int32_t input_offset = p->input_offset;
     const int32_t filter_ch = p->filter_ch;
+    const int32_t filters_per_group = p->filters_per_group;
     /* Distance in the input between horizontally and vertically adjacent taps. */
     const int32_t tap_step_x = p->dilation_w * p->input_ch;
     const int32_t tap_step_y = p->dilation_h * p->input_w * p->input_ch;
     const int32_t filter_row = p->filter_w * filter_ch;
     const int32_t filter_size = p->filter_h * filter_row;
+    /* Locals, not p->...: output is int8_t, which may alias anything, so the
+       compiler would reload every field of p after each output store. */
+    const int32_t output_offset = p->output_offset;
+    const int32_t act_min = p->act_min, act_max = p->act_max;
+    const int32_t per_channel = p->per_channel;
     int32_t b, oy, ox, oc, g, k, fy, fx, ic;
 
     for (b = 0; b < p->batches; b++) {
@@ -55,35 +61,50 @@ static void tinyaot_conv2d_s8(const struct tinyaot_conv2d_params *p,
                                                     p->input_w, &fx_first, &fx_end);
                 /* The first valid tap, channel 0. */
                 const int8_t *window = in_image + (in_y * p->input_w + in_x) * p->input_ch;
+                const int32_t tap_offset = fy_first * filter_row + fx_first * filter_ch;
                 oc = 0;
                 for (g = 0; g < p->groups; g++) {
                     const int8_t *group_window = window + g * filter_ch;
-                    for (k = 0; k < p->filters_per_group; k++, oc++) {
-                        const int32_t ch = p->per_channel ? oc : 0;
+                    /* Two filters at a time, oc and oc1 (= oc + 1, or oc again for an odd
+                       last one): each input value loaded serves both. */
+                    for (k = 0; k < filters_per_group; k += 2, oc += 2) {
+                        const int32_t oc1 = k + 1 < filters_per_group ? oc + 1 : oc;
                         const int8_t *in_row = group_window;
-                        const int8_t *w_row = filter + oc * filter_size + fy_first * filter_row
-                                              + fx_first * filter_ch;
-                        int32_t acc = 0;
+                        const int8_t *w_row0 = filter + oc * filter_size + tap_offset;
+                        const int8_t *w_row1 = filter + oc1 * filter_size + tap_offset;
+                        int32_t acc0 = 0, acc1 = 0;
                         for (fy = fy_first; fy < fy_end; fy++) {
                             const int8_t *in_tap = in_row;
-                            const int8_t *w_tap = w_row;
+                            const int8_t *w_tap0 = w_row0;
+                            const int8_t *w_tap1 = w_row1;
                             for (fx = fx_first; fx < fx_end; fx++) {
                                 for (ic = 0; ic < filter_ch; ic++) {
-                                    acc += (int32_t)w_tap[ic] * ((int32_t)in_tap[ic] + input_offset);
+                                    const int32_t x = (int32_t)in_tap[ic] + input_offset;
+                                    acc0 += (int32_t)w_tap0[ic] * x;
+                                    acc1 += (int32_t)w_tap1[ic] * x;
                                 }
                                 in_tap += tap_step_x;
-                                w_tap += filter_ch;
+                                w_tap0 += filter_ch;
+                                w_tap1 += filter_ch;
                             }
                             in_row += tap_step_y;
-                            w_row += filter_row;
+                            w_row0 += filter_row;
+                            w_row1 += filter_row;
                         }
                         if (bias != NULL) {
-                            acc += bias[oc];
+                            acc0 += bias[oc];
+                            acc1 += bias[oc1];
                         }
-                        *output++ = tinyaot_requantize_s8(acc, multiplier[ch], shift[ch], p->output_offset,
-                                                          p->act_min, p->act_max);
+                        output[oc] = tinyaot_requantize_s8(acc0, multiplier[per_channel ? oc : 0],
+                                                           shift[per_channel ? oc : 0], output_offset, act_min,
+                                                           act_max);
+                        output[oc1] = tinyaot_requantize_s8(acc1, multiplier[per_channel ? oc1 : 0],
+                                                            shift[per_channel ? oc1 : 0], output_offset, act_min,
+                                                            act_max);
                     }
+                    oc = (g + 1) * filters_per_group;
                 }
+                output += p->output_ch;
             }
         }
     }

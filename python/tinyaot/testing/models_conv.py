@@ -127,6 +127,22 @@ def conv_grouped():
     return mb.build()
 
 
+@test_model("conv_edge_shapes")
+def conv_edge_shapes():
+    """The corners of the paired-filter loop: an odd filter count (the last filter alone), a
+    window larger than the input with a 1-pixel output (every tap of some rows and columns
+    padding), stride 3, one input channel, and groups of one filter each."""
+    rng = np.random.default_rng(37)
+    mb = ModelBuilder()
+    q = (0.05, 7)
+    x = mb.input("x", "int8", [1, 3, 4, 1], scale=q[0], zero_point=q[1])
+    h, q = conv(mb, rng, x, q, [1, 1, 2, 5], (5, 5), stride=(3, 3), out_zp=-2, spread=80)
+    h, q = conv(mb, rng, h, q, [1, 1, 2, 3], (3, 3), act=RELU, out_zp=-128, spread=60)
+    y, _ = conv(mb, rng, h, q, [1, 1, 1, 3], (1, 2), filter_ch=1, padding=VALID, per_channel=False, out_zp=5)
+    mb.output(y)
+    return mb.build()
+
+
 @test_model("depthwise_multipliers")
 def depthwise_multipliers():
     """Depth multiplier 2 with SAME padding and RELU, then multiplier 1 with VALID padding,
