@@ -23,6 +23,7 @@ listed as such, with the reason.
 
 import argparse
 import json
+import re
 import statistics
 import sys
 from pathlib import Path
@@ -38,8 +39,29 @@ def default_models(build_root):
     from tinyaot.testing import catalog
     models = dict(catalog.build_all(Path(build_root) / "models", on_target=True))
     if SHARED_MODELS.is_dir():
-        models.update({p.stem: p for p in sorted(SHARED_MODELS.glob("*.tflite"))})
+        models.update({model_name(p): p for p in sorted(SHARED_MODELS.glob("*.tflite"))})
     return models
+
+
+def model_name(path):
+    """A valid generator NAME ([a-z_][a-z0-9_]*) from a model file's stem,
+    e.g. pretrainedResnet_quant.tflite -> pretrainedresnet_quant."""
+    name = re.sub(r"[^a-z0-9_]", "_", Path(path).stem.lower())
+    return name if re.match(r"[a-z_]", name) else "_" + name
+
+
+def failure_reason(log):
+    """The lines of a build log that say what went wrong (generator, compiler and
+    CMake errors, with CMake's indented message), not ninja's closing line."""
+    lines = log.strip().splitlines()
+    picked = []
+    for i, line in enumerate(lines):
+        if line.startswith("CMake Error"):
+            picked.append(line.strip())
+            picked += [l.strip() for l in lines[i + 1:i + 6] if l.startswith("  ") and l.strip()]
+        elif re.search(r"\berror\b", line, re.I) and not line.startswith("ninja:"):
+            picked.append(line.strip())
+    return " | ".join(dict.fromkeys(picked)) if picked else lines[-1]
 
 
 def bench_one(board, name, path, calls, seed, build_root):
@@ -48,17 +70,17 @@ def bench_one(board, name, path, calls, seed, build_root):
     fw = None
     try:
         for in_arena in (False, True):
+            row["inputs_in_arena"] = in_arena  # also on the "does not fit" row of the retry
             try:
                 fw = harness.build_firmware(board, model=path, name=name, build_root=build_root,
                                             inputs_in_arena=in_arena)
-                row["inputs_in_arena"] = in_arena
                 break
             except harness.ModelTooBig as exc:
                 too_big = exc  # retry with the inputs inside the arena: less RAM
         if fw is None:
             return {**row, "status": "does not fit", "reason": str(too_big)}
     except harness.BuildError as exc:
-        return {**row, "status": "build failed", "reason": str(exc).strip().splitlines()[-1]}
+        return {**row, "status": "build failed", "reason": failure_reason(str(exc))}
     plan = fw.model_json()
     sizes = fw.sizes()
     row.update(flash=sizes["flash"], ram=sizes["ram"], arena=plan.get("arena_size"),
@@ -131,7 +153,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
 
     if args.models:
-        models = {Path(m).stem: Path(m) for m in args.models}
+        models = {model_name(m): Path(m) for m in args.models}
     else:
         models = default_models(args.build_root)
     boards = args.board or harness.boards()

@@ -28,3 +28,17 @@ def test_bench_reports_sizes_speed_and_exactness(tmp_path, capsys, boards):
         assert r["ram_ratio"] == round(48 / r["tflm_ram"], 3)
         assert f"{r['board']}" in table and f"{r['instructions']}" in table
     assert "yes (3)" in table
+
+
+def test_bench_derives_a_valid_name_and_shows_the_real_build_error(tmp_path):
+    """An upper-case stem becomes a valid NAME; a failed build reports the
+    generator's message, not ninja's last line."""
+    broken = tmp_path / "Broken-Model.tflite"
+    broken.write_bytes(b"not a flatbuffer")
+    assert bench.model_name("pretrainedResnet_quant.tflite") == "pretrainedresnet_quant"
+    assert bench.model_name("3x3-Conv.tflite") == "_3x3_conv"
+    name = bench.model_name(broken)
+    row = bench.bench_one("qemu_cortex_m3", name, broken, 1, 0, tmp_path / "build")
+    assert (row["model"], row["status"]) == ("broken_model", "build failed")
+    assert row["reason"].startswith("tinyaot: error:") and "Broken-Model.tflite" in row["reason"]
+    assert "ninja: build stopped" not in row["reason"]
