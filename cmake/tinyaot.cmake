@@ -217,7 +217,7 @@ function(tinyaot_add_model target)
   set_property(TARGET ${target} APPEND PROPERTY TINYAOT_MODEL_JSON "${json_file}")
 
   if(DEFINED ARG_ARENA_GROUP)
-    _tinyaot_arena_group(${target} "${ARG_ARENA_GROUP}" "${json_file}")
+    _tinyaot_arena_group(${target} "${ARG_ARENA_GROUP}" "${json_file}" "${ARG_ARENA_SECTION}")
   endif()
 
   if(DEFINED ARG_RAM_BUDGET OR DEFINED ARG_FLASH_BUDGET)
@@ -245,7 +245,7 @@ endfunction()
 
 # The group's arena: one custom command writing it from every member's plan; each
 # new member adds its plan to the command's inputs.
-function(_tinyaot_arena_group target group json_file)
+function(_tinyaot_arena_group target group json_file section)
   get_property(python GLOBAL PROPERTY TINYAOT_PYTHON)
   set(dir "${CMAKE_CURRENT_BINARY_DIR}/tinyaot/${group}_arena")
   set(arena_c "${dir}/tinyaot_${group}_arena.c")
@@ -256,12 +256,17 @@ function(_tinyaot_arena_group target group json_file)
     add_custom_command(OUTPUT "${arena_c}" APPEND DEPENDS "${json_file}")
     file(APPEND "${dir}/plans.txt" "${json_file}\n")
   else()
+    set(section_args "")
+    if(NOT "${section}" STREQUAL "")  # the first member's ARENA_SECTION (e.g. Zephyr's no-init default)
+      set(section_args --arena-section "${section}")
+    endif()
     file(MAKE_DIRECTORY "${dir}")
     file(WRITE "${dir}/plans.txt" "${json_file}\n")
     add_custom_command(
       OUTPUT "${arena_c}" "${dir}/tinyaot_${group}_arena.h"
       COMMAND "${CMAKE_COMMAND}" -E env "PYTHONPATH=${TINYAOT_PYTHONPATH}"
               "${python}" -m tinyaot arena-group --group "${group}" --out "${dir}" --plans-file "${dir}/plans.txt"
+              ${section_args}
       COMMAND "${CMAKE_COMMAND}" -E touch "${arena_c}" "${dir}/tinyaot_${group}_arena.h"
       DEPENDS "${json_file}"
       COMMENT "tinyaot: arena of group ${group}"
