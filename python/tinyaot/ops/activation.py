@@ -81,57 +81,43 @@ def lower_softmax(ctx):
     return [KernelCall("tinyaot_softmax_s8", [params, TensorRef(inp.index), *outputs])]
 
 
-def lower_logistic(ctx):
+def _lower_logistic_or_tanh(ctx, tanh):
+    """LOGISTIC and TANH share their checks, the Q4.27 input rescale and the kernel."""
     inp, out = ctx.input(0), ctx.output()
     ctx.expect_dtype(inp, "int8")
     ctx.expect(out.dtype == inp.dtype, f"output dtype {out.dtype} differs from input dtype {inp.dtype}", out.index)
     ctx.expect_quantized(inp)
     ctx.expect_quantized(out)
     _expect_same_shape(ctx, inp, out)
-    # TFLM checks only the zero point and always writes in steps of 1/256.
-    ctx.expect(out.zero_point == -128, f"output zero point must be -128, not {out.zero_point}", out.index)
-    multiplier, shift, radius = _q4_input_rescale(ctx, inp)
+    if tanh:  # TFLM checks neither and always writes in steps of 1/128 around 0.
+        ctx.expect(out.zero_point == 0 and float(out.scale) == 1.0 / 128,
+                   f"output must have scale 1/128 and zero point 0, not {out.scale:g} and {out.zero_point}",
+                   out.index)
+    else:  # TFLM checks only the zero point and always writes in steps of 1/256.
+        ctx.expect(out.zero_point == -128, f"output zero point must be -128, not {out.zero_point}", out.index)
+    # logistic_common.cc and tanh.cc: frexp of input scale * 2^27, the mantissa rounded to Q31.
+    real = float(inp.scale) * float(1 << (31 - Q4_INPUT_INTEGER_BITS))
+    mantissa, shift = math.frexp(real)
+    multiplier = math.floor(mantissa * (1 << 31) + 0.5)  # TfLiteRound of a positive value
+    ctx.expect(multiplier < (1 << 31) and 0 <= shift <= 31,
+               f"input scale {inp.scale:g} is outside what TFLM's int8 {ctx.op.type} handles", inp.index)
     params = ParamStruct("struct tinyaot_logistic_s8_params", {
         "size": inp.num_elements,
+        "tanh": int(tanh),
         "input_zero_point": inp.zero_point,
-        "input_range_radius": radius,
+        "input_range_radius": calculate_input_radius(Q4_INPUT_INTEGER_BITS, shift),
         "input_multiplier": multiplier,
         "input_shift": shift,
     })
     return [KernelCall("tinyaot_logistic_s8", [params, TensorRef(inp.index), TensorRef(out.index)])]
 
 
-def _q4_input_rescale(ctx, inp):
-    """(multiplier, shift, radius) that bring an int8 input to Q4.27, as
-    logistic_common.cc and tanh.cc compute them: frexp of input scale * 2^27,
-    the mantissa rounded to Q31, and the radius beyond which the result saturates."""
-    real = float(inp.scale) * float(1 << (31 - Q4_INPUT_INTEGER_BITS))
-    mantissa, shift = math.frexp(real)
-    multiplier = math.floor(mantissa * (1 << 31) + 0.5)  # TfLiteRound of a positive value
-    ctx.expect(multiplier < (1 << 31) and 0 <= shift <= 31,
-               f"input scale {inp.scale:g} is outside what TFLM's int8 {ctx.op.type} handles", inp.index)
-    return multiplier, shift, calculate_input_radius(Q4_INPUT_INTEGER_BITS, shift)
+def lower_logistic(ctx):
+    return _lower_logistic_or_tanh(ctx, tanh=False)
 
 
 def lower_tanh(ctx):
-    inp, out = ctx.input(0), ctx.output()
-    ctx.expect_dtype(inp, "int8")
-    ctx.expect(out.dtype == inp.dtype, f"output dtype {out.dtype} differs from input dtype {inp.dtype}", out.index)
-    ctx.expect_quantized(inp)
-    ctx.expect_quantized(out)
-    _expect_same_shape(ctx, inp, out)
-    # TFLM checks neither and always writes in steps of 1/128 around 0.
-    ctx.expect(out.zero_point == 0 and float(out.scale) == 1.0 / 128,
-               f"output must have scale 1/128 and zero point 0, not {out.scale:g} and {out.zero_point}", out.index)
-    multiplier, shift, radius = _q4_input_rescale(ctx, inp)
-    params = ParamStruct("struct tinyaot_tanh_s8_params", {
-        "size": inp.num_elements,
-        "input_zero_point": inp.zero_point,
-        "input_range_radius": radius,
-        "input_multiplier": multiplier,
-        "input_shift": shift,
-    })
-    return [KernelCall("tinyaot_tanh_s8", [params, TensorRef(inp.index), TensorRef(out.index)])]
+    return _lower_logistic_or_tanh(ctx, tanh=True)
 
 
 def lower_leaky_relu(ctx):

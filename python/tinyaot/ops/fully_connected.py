@@ -1,23 +1,14 @@
-"""FULLY_CONNECTED, int8 activations and weights, int32 bias (float32: ops/float_layers.py)."""
+"""FULLY_CONNECTED: int8 activations and weights with int32 bias, or float32."""
 
 import numpy as np
 
 from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, TensorRef
-from tinyaot.ops.float_layers import lower_fully_connected_f32
+from tinyaot.quant import float_activation_range
 from tinyaot.quant import fold_input_offset, per_channel_multipliers
 
 
-def lower(ctx):
-    if ctx.input(0).dtype == "float32":
-        return lower_fully_connected_f32(ctx)
-    inp, weights, bias, out = ctx.input(0), ctx.input(1), ctx.input(2, optional=True), ctx.output()
-    for t in (inp, weights, out):
-        ctx.expect_dtype(t, "int8")
-    ctx.expect_quantized(inp)
-    ctx.expect_quantized(out)
-    ctx.expect_quantized(weights, per_channel_ok=True)
-    ctx.expect_constant(weights)
-    ctx.expect(ctx.op.options.get("weights_format", 0) == 0, "shuffled weights format is not supported")
+def _geometry(ctx, inp, weights, out):
+    """(batches, output depth, accum depth) of 2-D weights, checked against input and output."""
     ctx.expect(len(weights.shape) == 2, f"weights must be 2-D, not {list(weights.shape)}", weights.index)
     output_depth, accum_depth = weights.shape
     ctx.expect(inp.num_elements % accum_depth == 0,
@@ -28,6 +19,42 @@ def lower(ctx):
                f"output shape {list(out.shape)} must end in the {output_depth} output channels", out.index)
     ctx.expect(out.num_elements == batches * output_depth,
                f"output has {out.num_elements} values, expected {batches} x {output_depth}", out.index)
+    return batches, output_depth, accum_depth
+
+
+def lower_f32(ctx):
+    """float32: TFLM's float reference FullyConnected (kernels/tinyaot_fully_connected_f32.h)."""
+    inp, weights, bias, out = ctx.input(0), ctx.input(1), ctx.input(2, optional=True), ctx.output()
+    for t in (inp, weights, out):
+        ctx.expect_dtype(t, "float32")
+    ctx.expect_constant(weights)
+    ctx.expect(ctx.op.options.get("weights_format", 0) == 0, "shuffled weights format is not supported")
+    batches, output_depth, accum_depth = _geometry(ctx, inp, weights, out)
+    if bias is not None:
+        ctx.expect_dtype(bias, "float32")
+        ctx.expect(bias.num_elements == output_depth, f"bias must have {output_depth} values", bias.index)
+    act_min, act_max = float_activation_range(ctx.op.options.get("fused_activation_function", 0),
+                                              lambda message: ctx.error(message))
+    params = ParamStruct("struct tinyaot_fully_connected_f32_params", {
+        "batches": batches, "accum_depth": accum_depth, "output_depth": output_depth,
+        "act_min": act_min, "act_max": act_max})
+    return [KernelCall("tinyaot_fully_connected_f32", [
+        params, TensorRef(inp.index), TensorRef(weights.index),
+        TensorRef(bias.index) if bias is not None else "NULL", TensorRef(out.index)])]
+
+
+def lower(ctx):
+    if ctx.input(0).dtype == "float32":
+        return lower_f32(ctx)
+    inp, weights, bias, out = ctx.input(0), ctx.input(1), ctx.input(2, optional=True), ctx.output()
+    for t in (inp, weights, out):
+        ctx.expect_dtype(t, "int8")
+    ctx.expect_quantized(inp)
+    ctx.expect_quantized(out)
+    ctx.expect_quantized(weights, per_channel_ok=True)
+    ctx.expect_constant(weights)
+    ctx.expect(ctx.op.options.get("weights_format", 0) == 0, "shuffled weights format is not supported")
+    batches, output_depth, accum_depth = _geometry(ctx, inp, weights, out)
     if bias is not None:
         ctx.expect_dtype(bias, "int32")
         ctx.expect_constant(bias)
