@@ -184,3 +184,12 @@ def test_blob_code_compiles_without_warnings(own_model, tmp_path, compiler, flag
                                  str(tmp_path / name / f"{name}.c"), "-o", str(tmp_path / f"{name}.o")],
                                 capture_output=True, text=True)
         assert result.returncode == 0, f"{name}:\n{result.stderr}"
+
+
+@pytest.mark.parametrize("name", ["mini_mobilenet", "ds_cnn_kws"])
+def test_cmsis_nn_tables_live_in_the_blob(name, own_model, tmp_path, cmsis_nn):
+    emit(compile_model(own_model(name), Options(name, kernels="cmsis-nn", weights="blob")), tmp_path)
+    c_text = (tmp_path / f"{name}.c").read_text()
+    assert "arm_" in c_text and re.findall(r"static const \w+ (\w+)\[", c_text) == [f"tinyaot_{name}_arch_id"]
+    with HostModel(tmp_path, name) as host:
+        assert_matches_tflm(host, own_model(name), calls=3)
