@@ -114,8 +114,10 @@ class ModelBuilder:
         oc = _module("OperatorCode")
         codes = []
         for code in self.opcodes:
+            # An int, or (builtin_code, deprecated_builtin_code) to write a disagreement.
+            code, deprecated = code if isinstance(code, tuple) else (code, min(code, 127))
             oc.OperatorCodeStart(b)
-            oc.OperatorCodeAddDeprecatedBuiltinCode(b, min(code, 127))
+            oc.OperatorCodeAddDeprecatedBuiltinCode(b, deprecated)
             oc.OperatorCodeAddBuiltinCode(b, code)
             oc.OperatorCodeAddVersion(b, 1)
             codes.append(oc.OperatorCodeEnd(b))

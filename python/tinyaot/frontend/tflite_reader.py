@@ -229,30 +229,39 @@ class _Reader:
 
     def options(self, op, op_type, where):
         """The builtin options table as a dict of snake_case field -> value."""
-        class_name = _OPTION_CLASSES.get(op.BuiltinOptionsType(), f"#{op.BuiltinOptionsType()}")
-        table = op.BuiltinOptions()
+        class_name, values = options_table(op)
         expected = _OPTIONS_OF.get(op_type)
-        if class_name == "NONE" or table is None:
+        if values is None:
             if op_type in _OPTIONS_REQUIRED:
                 self.fail(f"has no builtin options (needs {expected})", **where)
             return {}
         if expected and class_name != expected:  # operators without options ignore any table, as TFLM
             self.fail(f"carries builtin options of type {class_name}, but {op_type} takes {expected}", **where)
-        cls = getattr(tflite, class_name)
-        opts = cls()
-        opts.Init(table.Bytes, table.Pos)
-        values = {}
-        for attr in dir(cls):
-            if attr[0].isupper() and not attr.startswith(("GetRootAs", "Init")) and "BufferHasIdentifier" not in attr:
-                method = getattr(opts, attr)
-                if attr.endswith(("AsNumpy", "Length", "IsNone")):
-                    continue
-                if hasattr(opts, attr + "AsNumpy"):
-                    values[_snake(attr)] = [int(v) for v in getattr(opts, attr + "AsNumpy")()] \
-                        if getattr(opts, attr + "Length")() else []
-                else:
-                    values[_snake(attr)] = method()
         return values
+
+
+def options_table(op):
+    """(options class name, {snake_case field: value}) of a tflite Operator; values is None
+    when the operator has no options table."""
+    class_name = _OPTION_CLASSES.get(op.BuiltinOptionsType(), f"#{op.BuiltinOptionsType()}")
+    table = op.BuiltinOptions()
+    if class_name == "NONE" or table is None:
+        return class_name, None
+    cls = getattr(tflite, class_name)
+    opts = cls()
+    opts.Init(table.Bytes, table.Pos)
+    values = {}
+    for attr in dir(cls):
+        if attr[0].isupper() and not attr.startswith(("GetRootAs", "Init")) and "BufferHasIdentifier" not in attr:
+            method = getattr(opts, attr)
+            if attr.endswith(("AsNumpy", "Length", "IsNone")):
+                continue
+            if hasattr(opts, attr + "AsNumpy"):
+                values[_snake(attr)] = [int(v) for v in getattr(opts, attr + "AsNumpy")()] \
+                    if getattr(opts, attr + "Length")() else []
+            else:
+                values[_snake(attr)] = method()
+    return class_name, values
 
 
 def _raw_builtin_code(code):
