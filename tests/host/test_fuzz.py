@@ -6,14 +6,17 @@ import subprocess
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, SHARED_MODELS
 from tinyaot.codegen.emit import emit
 from tinyaot.compiler import Options, compile_model
+from tinyaot.fuzz.campaign import run_campaign
 from tinyaot.fuzz.check import run_case, sanitizer_available
 from tinyaot.host import WARNING_FLAGS
 from tinyaot.modelbuilder import ModelBuilder
 
 SHARED_CASES = ROOT.parent / "shared" / "fuzz-cases"
+CORPUS = ROOT / "tests" / "fuzz_corpus"  # every case that ever failed, mutated from the project's own models
+SEEDED_CASES = 300
 GOOD = {"error", "ok", "ok-tflm-refuses"}
 
 
@@ -68,3 +71,23 @@ def test_tensor_names_never_break_c_or_cxx(names, tmp_path):
         assert result.returncode == 0, f"{cmd[:2]}: {result.stderr}"
     kind, detail = run_case(path, tmp_path / "work")
     assert kind == "ok", detail
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in CORPUS.glob("*.tflite")))
+def test_corpus_case(name, tmp_path):
+    kind, detail = run_case(CORPUS / name, tmp_path / "work")
+    assert kind in GOOD, f"{name}: {kind}: {detail}"
+
+
+def test_seeded_fuzz_run(own_models_dir, tmp_path):
+    """A fixed seed over the own models (and hello_world when ../shared is there): no defect,
+    and the run reaches both refusals and TFLM-exact successes."""
+    sources = {p.stem: str(p) for p in own_models_dir.glob("*.tflite")}
+    hello = SHARED_MODELS / "tflm_hello_world_int8.tflite"
+    if hello.exists():
+        sources[hello.stem] = str(hello)
+    counts, defects = run_campaign(sources, SEEDED_CASES, seed=2026, work=tmp_path, jobs=2)
+    print(dict(sorted(counts.items())))
+    assert not defects, "\n".join(f"case {d['index']} ({d['source']}): {d['class']}: {d['detail']}; "
+                                  f"{d['mutation']}" for d in defects)
+    assert counts["error"] > SEEDED_CASES // 4 and counts["ok"] > SEEDED_CASES // 20

@@ -41,9 +41,10 @@ _OPTIONS_OF = {
     "SVDF": "SVDFOptions", "MEAN": "ReducerOptions", "ADD": "AddOptions", "MUL": "MulOptions",
     "PAD": "PadOptions", "PADV2": "PadV2Options", "RESHAPE": "ReshapeOptions",
     "SQUEEZE": "SqueezeOptions", "EXPAND_DIMS": "ExpandDimsOptions",
+    "PACK": "PackOptions", "UNPACK": "UnpackOptions",
 }
 _OPTIONS_REQUIRED = {"CONV_2D", "DEPTHWISE_CONV_2D", "FULLY_CONNECTED", "AVERAGE_POOL_2D", "MAX_POOL_2D",
-                     "SOFTMAX", "CONCATENATION", "SVDF", "MEAN"}
+                     "SOFTMAX", "CONCATENATION", "SVDF", "MEAN", "PACK", "UNPACK"}
 # deprecated_builtin_code holds codes up to 127; this value says "see builtin_code".
 _PLACEHOLDER_FOR_GREATER_OP_CODES = 127
 

@@ -26,14 +26,15 @@ def make_case(sources, seed, index):
 
 def _one(args):
     sources, seed, index, work = args
-    name, data, description = make_case(sources, seed, index)
     folder = Path(work) / f"case{index}"
-    folder.mkdir(parents=True, exist_ok=True)
-    model = folder / f"case_{index}_{name}.tflite"
-    model.write_bytes(data)
+    name, data, description = "?", b"", "?"
     try:
+        name, data, description = make_case(sources, seed, index)
+        folder.mkdir(parents=True, exist_ok=True)
+        model = folder / f"case_{index}_{name}.tflite"
+        model.write_bytes(data)
         kind, detail = run_case(model, folder / "work")
-    except Exception as e:  # noqa: BLE001 - e.g. a runner that hangs: still one classified case
+    except Exception as e:  # noqa: BLE001 - a mutator bug or a runner that hangs: still one classified case
         kind, detail = "defect-harness", f"{type(e).__name__}: {e}"[:300]
     return {"index": index, "source": name, "mutation": description, "class": kind, "detail": detail,
             "model": data if kind.startswith("defect") else None, "folder": str(folder)}

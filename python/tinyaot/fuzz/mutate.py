@@ -70,6 +70,11 @@ def _tensor(mb, rng):
     return k, mb.tensors[k]
 
 
+def _data(mb, t):
+    """The tensor's buffer entry (bytes, or an (offset, size) tuple); b"" if it points nowhere."""
+    return mb.buffers[t["buffer"]] if 0 <= t["buffer"] < len(mb.buffers) else b""
+
+
 def _label(t):
     name = t["name"]
     return name.decode("utf-8", "replace") if isinstance(name, bytes) else name
@@ -95,11 +100,11 @@ def m_dtype(mb, rng):
     k, t = _tensor(mb, rng)
     old = t["dtype"]
     t["dtype"] = _pick(rng, sorted(set(_DTYPES.values()) - {old}))
-    if t["buffer"] and not isinstance(mb.buffers[t["buffer"]], tuple) and rng.integers(2):
+    raw = _data(mb, t)
+    if raw and not isinstance(raw, tuple) and rng.integers(2):
         # keep the data the right size half the time, so the dtype change itself is tested
         n = int(np.prod(t["shape"])) if t["shape"] else 1
         size = n * np.dtype(np.float32 if t["dtype"] == "float32" else t["dtype"]).itemsize
-        raw = mb.buffers[t["buffer"]]
         mb.buffers.append((raw * (size // max(len(raw), 1) + 1))[:size])
         t["buffer"] = len(mb.buffers) - 1
     return f"dtype: tensor {k} {_label(t)!r} {old} -> {t['dtype']}"
@@ -181,7 +186,7 @@ def m_opcode(mb, rng):
 
 def m_buffer(mb, rng):
     k, t = _tensor(mb, rng)
-    raw = mb.buffers[t["buffer"]] if t["buffer"] < len(mb.buffers) else b""
+    raw = _data(mb, t)
     choice = int(rng.integers(5))
     if choice == 0 and raw and not isinstance(raw, tuple):
         mb.buffers.append((int(_pick(rng, [1, 2, 16, 10**6])), len(raw)))
