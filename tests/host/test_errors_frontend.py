@@ -191,3 +191,19 @@ def test_inspect_lists_every_gap(tmp_path):
     assert result.returncode == 1
     assert "operators FLOOR x2, NEG x1; float32 tensors: 4 (at SOFTMAX x2" in result.stderr
     assert result.stderr.count("\n") == 1
+
+
+def test_reshape_that_changes_dtype_is_refused_not_viewed(tmp_path):
+    """A RESHAPE from uint8 to int8 cannot share storage as a view (the C would not
+    compile); it is refused by the copy's dtype check, naming the tensor."""
+    rng = np.random.default_rng(0)
+    mb = ModelBuilder()
+    x = mb.input("x", "uint8", [2, 4], scale=0.1, zero_point=128)
+    r = mb.tensor("r", "int8", [1, 8], scale=0.1, zero_point=0)
+    mb.op("RESHAPE", [x, mb.const("shape", np.array([1, 8], np.int32))], [r], "ReshapeOptions", new_shape=[1, 8])
+    w = mb.tensor("w", "int8", [4, 8], scale=0.01, data=random_int8(rng, (4, 8)))
+    y = mb.tensor("y", "int8", [1, 4], scale=0.1, zero_point=0)
+    mb.op("FULLY_CONNECTED", [r, w, -1], [y], "FullyConnectedOptions")
+    mb.output(y)
+    with pytest.raises(TinyAotError, match=r"operator 0 \(RESHAPE\): tensor 'r': changes dtype uint8 to int8"):
+        compile_bytes(tmp_path, mb.build())

@@ -28,7 +28,8 @@ def find_views(graph, inputs_in_arena=False):
         if op.type not in VIEW_OPS or len(op.outputs) != 1 or not op.inputs:
             continue
         src, dst = op.inputs[0], op.outputs[0]
-        if graph.tensors[src].nbytes != graph.tensors[dst].nbytes:
+        if graph.tensors[src].nbytes != graph.tensors[dst].nbytes or \
+                graph.tensors[src].dtype != graph.tensors[dst].dtype:
             continue  # a malformed reshape: its lowering reports it
         r = root.get(src, src)
         group = members.get(r, [r])
