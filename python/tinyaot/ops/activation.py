@@ -224,6 +224,11 @@ def lower_hard_swish(ctx):
     ctx.expect(out_e <= 0, f"input scale / output scale {inp.scale / out.scale:g} is too large "
                            "(TFLM needs input scale / 128 below the output scale)", out.index)
     relu_m, relu_e = quantize_multiplier(float(hires_scale / f32(3.0 / 32768.0)))
+    # TFLM rounds these right shifts in 16-bit arithmetic; shifts of 16 or more (input scales
+    # tens of thousands of times below the output scale) are outside what tinyaot reproduces.
+    ctx.expect(min(out_e, relu_e) > -16,
+               f"input scale {float(inp.scale):g} is too small against the output scale {float(out.scale):g}: "
+               f"TFLM's 16-bit rescaling would shift right by {-min(out_e, relu_e)} bits", inp.index)
     params = ParamStruct("struct tinyaot_hard_swish_s8_params", {
         "size": inp.num_elements,
         "input_zero_point": inp.zero_point,
