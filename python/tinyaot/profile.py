@@ -12,13 +12,13 @@ table says how much that was and what was spent outside the operators.
 
 import argparse
 import json
-import re
 import sys
 from collections import defaultdict
 from pathlib import Path
 
 from tinyaot import harness
 from tinyaot.backends import KERNEL_BACKENDS
+from tinyaot.bench import model_name
 
 
 def macs(graph, op):
@@ -97,12 +97,6 @@ def format_profile(p):
     lines.append(f"\n  profile hook: {p['hook']} {unit} per call, {len(p['steps']) + 1} calls, taken out; "
                  f"outside the operators (argument checks, call overhead): {p['outside_operators']} {unit}")
     return "\n".join(lines)
-
-
-def model_name(path):
-    """A valid model NAME (lower-case C identifier) from a file name."""
-    name = re.sub(r"[^0-9a-z_]", "_", Path(path).stem.lower())
-    return name if re.match(r"[a-z_]", name) else f"m_{name}"
 
 
 def main(argv=None):

@@ -48,8 +48,3 @@ def test_command_prints_the_table(mini_mobilenet, boards, capsys):
     assert f"mini_mobilenet on {boards[0]} (portable kernels):" in out and "bit-exact with TFLM" in out
     assert "tinyaot_depthwise_conv2d_s8" in out and "per MAC" in out
     assert "profile hook:" in out and "outside the operators" in out
-
-
-def test_model_names_from_file_names():
-    assert profile.model_name("models/pretrainedResnet_quant.tflite") == "pretrainedresnet_quant"
-    assert profile.model_name("8bit-model.tflite") == "m_8bit_model"
