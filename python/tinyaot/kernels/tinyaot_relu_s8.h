@@ -28,9 +28,9 @@ static void tinyaot_relu_s8(const struct tinyaot_relu_s8_params *p, const int8_t
     int32_t i;
     for (i = 0; i < p->size; i++) {
         int32_t x = input[i];
-        if (p->requantize) {
-            x = p->output_offset + tinyaot_requantize(x - p->input_offset, p->multiplier, p->shift);
-        }
+        /* Equal scales: the rescale is the identity, but the zero point still moves. */
+        x = p->output_offset + (p->requantize ? tinyaot_requantize(x - p->input_offset, p->multiplier, p->shift)
+                                              : x - p->input_offset);
         output[i] = (int8_t)tinyaot_clamp_i32(x, p->act_min, p->act_max);
     }
 }
