@@ -42,6 +42,11 @@ _OPTIONS_OF = {
     "PAD": "PadOptions", "PADV2": "PadV2Options", "RESHAPE": "ReshapeOptions",
     "SQUEEZE": "SqueezeOptions", "EXPAND_DIMS": "ExpandDimsOptions",
     "PACK": "PackOptions", "UNPACK": "UnpackOptions",
+    "SUB": "SubOptions", "LEAKY_RELU": "LeakyReluOptions", "BATCH_MATMUL": "BatchMatMulOptions",
+    "GATHER": "GatherOptions", "RESIZE_BILINEAR": "ResizeBilinearOptions",
+    "RESIZE_NEAREST_NEIGHBOR": "ResizeNearestNeighborOptions", "STRIDED_SLICE": "StridedSliceOptions",
+    "SPLIT": "SplitOptions", "SPLIT_V": "SplitVOptions", "SPACE_TO_DEPTH": "SpaceToDepthOptions",
+    "DEPTH_TO_SPACE": "DepthToSpaceOptions", "TRANSPOSE_CONV": "TransposeConvOptions",
 }
 _OPTIONS_REQUIRED = {"CONV_2D", "DEPTHWISE_CONV_2D", "FULLY_CONNECTED", "AVERAGE_POOL_2D", "MAX_POOL_2D",
                      "SOFTMAX", "CONCATENATION", "SVDF", "MEAN", "PACK", "UNPACK"}
@@ -236,7 +241,9 @@ class _Reader:
             if op_type in _OPTIONS_REQUIRED:
                 self.fail(f"has no builtin options (needs {expected})", **where)
             return {}
-        if expected and class_name != expected:  # operators without options ignore any table, as TFLM
+        if not expected:
+            return {}  # an operator that reads no options ignores any table, as in TFLM
+        if class_name != expected:
             self.fail(f"carries builtin options of type {class_name}, but {op_type} takes {expected}", **where)
         return values
 
