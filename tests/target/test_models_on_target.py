@@ -115,10 +115,9 @@ def test_person_detect_on_m3(target):
 
 
 @pytest.mark.parametrize("name", ["mini_mobilenet", "fc_batched_per_channel_relu6", "svdf_rank1_relu"])
-def test_bit_exact_with_weights_blob(target, boards, name):
+def test_bit_exact_with_weights_blob(target, boards, name, own_model):
     """--weights blob: the blob linked into its own section, bound at start, bit-exact with TFLM."""
-    from conftest import own_models
-    path = own_models()[name]
+    path = own_model(name)
     for board in boards:
         fw = target.firmware(board, name=name, model=path, weights="blob")
         assert fw.model_json()["weights_mode"] == "blob"
