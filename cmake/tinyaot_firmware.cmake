@@ -1,0 +1,41 @@
+# tinyaot_firmware.cmake - shared by the bare-metal test firmwares
+# (firmware/serial_runner, firmware/tflm_runner and its core). Include it before
+# project(): it picks the Arm toolchain and the board, and gives
+#   TINYAOT_REPO, BOARD, TINYAOT_FIRMWARE_BOARD_DIR
+#   tinyaot_firmware_outputs(<target> <model name> <model json>)
+#       runner.bin after the link, and firmware.json: what the host harness
+#       (python/tinyaot/harness) needs to know about the build
+include_guard(GLOBAL)
+
+get_filename_component(TINYAOT_REPO "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
+if(NOT CMAKE_TOOLCHAIN_FILE)
+  set(CMAKE_TOOLCHAIN_FILE "${TINYAOT_REPO}/cmake/arm-none-eabi.cmake")
+endif()
+
+set(BOARD "qemu_cortex_m3" CACHE STRING "Board in boards/baremetal/")
+set(TINYAOT_FIRMWARE_BOARD_DIR "${TINYAOT_REPO}/boards/baremetal/${BOARD}")
+if(NOT EXISTS "${TINYAOT_FIRMWARE_BOARD_DIR}/board.cmake")
+  message(FATAL_ERROR "Unknown BOARD '${BOARD}' (no ${TINYAOT_FIRMWARE_BOARD_DIR}/board.cmake)")
+endif()
+
+function(tinyaot_firmware_outputs target model_name model_json)
+  add_custom_command(TARGET ${target} POST_BUILD
+    COMMAND "${CMAKE_OBJCOPY}" -O binary "$<TARGET_FILE:${target}>" "${CMAKE_CURRENT_BINARY_DIR}/runner.bin"
+    VERBATIM)
+  # Written at configure time.
+  string(REPLACE ";" "\", \"" qemu_args "${TINYAOT_BOARD_QEMU_ARGS}")
+  file(WRITE "${CMAKE_CURRENT_BINARY_DIR}/firmware.json" "{
+  \"board\": \"${BOARD}\",
+  \"model_name\": \"${model_name}\",
+  \"model_json\": \"${model_json}\",
+  \"elf\": \"${CMAKE_CURRENT_BINARY_DIR}/runner.elf\",
+  \"bin\": \"${CMAKE_CURRENT_BINARY_DIR}/runner.bin\",
+  \"cycles_hz\": ${TINYAOT_BOARD_CYCLES_HZ},
+  \"flash_size\": ${TINYAOT_BOARD_FLASH_SIZE},
+  \"ram_size\": ${TINYAOT_BOARD_RAM_SIZE},
+  \"stack_size\": ${TINYAOT_BOARD_STACK_SIZE},
+  \"qemu_args\": [\"${qemu_args}\"],
+  \"size_tool\": \"${CMAKE_SIZE}\"
+}
+")
+endfunction()
