@@ -8,8 +8,13 @@
 #include "board.h"
 #include "tinyaot_port.h"
 
+#ifdef TINYAOT_RUNNER_MODEL_SETUP
+/* A model set up at run time (the TFLM firmware: AllocateTensors()) returns its descriptor. */
+const struct tinyaot_model *TINYAOT_RUNNER_MODEL_SETUP(void);
+#else
 /* Set by CMake to the descriptor symbol, e.g. tinyaot_hello_model. */
 extern const struct tinyaot_model TINYAOT_RUNNER_MODEL;
+#endif
 
 #define STACK_PAINT 0xA5A5A5A5u
 
@@ -82,6 +87,10 @@ int main(void)
     /* A refused blob leaves the model unbound: every RUN then reports the error. */
     (void)TINYAOT_RUNNER_BIND(tinyaot_runner_blob, (size_t)(tinyaot_runner_blob_end - tinyaot_runner_blob));
 #endif
+#ifdef TINYAOT_RUNNER_MODEL_SETUP
+    tinyaot_runner(TINYAOT_RUNNER_MODEL_SETUP());
+#else
     tinyaot_runner(&TINYAOT_RUNNER_MODEL);
+#endif
     return 0;
 }

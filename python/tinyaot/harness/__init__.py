@@ -15,7 +15,8 @@ import shlex
 import subprocess
 import time
 
-from .build import Firmware, ModelTooBig, boards, build_firmware
+from .build import (Firmware, ModelTooBig, TflmMissing, boards, build_firmware, build_tflm_firmware,
+                    cmsis_nn_dir, tflm_dir)
 from .device import Device, ModelInfo, RunFigures, StepProfile, TensorInfo
 from .errors import (BuildError, DeviceError, DeviceFault, DeviceTimeout, HarnessError,
                      ProtocolError)
@@ -23,7 +24,8 @@ from .qemu import DEFAULT_ICOUNT_SHIFT, Qemu
 
 __all__ = ["BuildError", "Device", "DeviceError", "DeviceFault", "DeviceTimeout", "Firmware",
            "HarnessError", "ModelInfo", "ModelTooBig", "ProtocolError", "Qemu", "RunFigures", "StepProfile",
-           "TensorInfo", "boards", "build_firmware", "open_device", "open_qemu", "open_serial"]
+           "TensorInfo", "TflmMissing", "boards", "build_firmware", "build_tflm_firmware", "cmsis_nn_dir",
+           "open_device", "open_qemu", "open_serial", "tflm_dir"]
 
 BAUDRATE = 115200
 

@@ -17,14 +17,22 @@ from .errors import BuildError
 
 REPO = Path(__file__).resolve().parents[3]
 RUNNER_DIR = REPO / "firmware" / "serial_runner"
+TFLM_RUNNER_DIR = REPO / "firmware" / "tflm_runner"
+SHARED_TFLM = REPO.parent / "shared" / "third_party" / "tflite-micro"
+SHARED_CMSIS_NN = REPO.parent / "shared" / "third_party" / "CMSIS-NN"
 BOARDS_DIR = REPO / "boards" / "baremetal"
 DEFAULT_BUILD_ROOT = Path(os.environ.get("TINYAOT_TARGET_BUILD_ROOT", REPO / "build" / "target"))
 
 _TOO_BIG_RE = re.compile(r"tinyaot: model '[^']*' does not fit[^\n]*")
+_FLASH_OVERFLOW_RE = re.compile(r"region `FLASH' overflowed by (\d+) bytes")
 
 
 class ModelTooBig(BuildError):
     """The build stopped because the model cannot fit the board (message has the sizes)."""
+
+
+class TflmMissing(BuildError):
+    """No TFLM (or CMSIS-NN) source tree to build the TFLM firmware from (message says how to give one)."""
 
 
 def boards():
@@ -121,18 +129,76 @@ def build_firmware(board, model=None, name=None, test_mode=None, build_root=None
         if kernels == "cmsis-nn":
             defs["TINYAOT_CMSIS_NN_DIR"] = os.environ.get("TINYAOT_CMSIS_NN_DIR", "")
     defs["BOARD"] = board
+    return _build(RUNNER_DIR, Path(build_root or DEFAULT_BUILD_ROOT) / board / label, defs,
+                  f"build of {label} for {board}", board, name or label, cmake_args, jobs)
+
+
+def _build(source_dir, build_dir, defs, what, board, name, cmake_args=(), jobs=None, languages=("C",)):
+    """Configures build_dir from source_dir when new or when a definition changed, runs
+    ninja, returns the Firmware described by its firmware.json."""
     if shutil.which("ccache"):  # every model's firmware compiles the same runner and library sources
-        defs["CMAKE_C_COMPILER_LAUNCHER"] = "ccache"
-    build_dir = Path(build_root or DEFAULT_BUILD_ROOT) / board / label
+        defs = {**defs, **{f"CMAKE_{lang}_COMPILER_LAUNCHER": "ccache" for lang in languages}}
     cache = build_dir / "CMakeCache.txt"
     stale = not (build_dir / "build.ninja").exists() or any(
         _cached(cache, k) != v for k, v in defs.items())
     if stale or cmake_args:
-        _run(["cmake", "-G", "Ninja", "-S", str(RUNNER_DIR), "-B", str(build_dir),
+        _run(["cmake", "-G", "Ninja", "-S", str(source_dir), "-B", str(build_dir),
               *[f"-D{k}={v}" for k, v in defs.items()], *cmake_args], "configure")
     ninja = ["ninja", "-C", str(build_dir)]
     if jobs:
         ninja += ["-j", str(jobs)]
-    log = _run(ninja, f"build of {label} for {board}")
-    config = json.loads((build_dir / "firmware.json").read_text())
-    return Firmware(board, name or label, build_dir, config, log)
+    log = _run(ninja, what)
+    config_file = build_dir / "firmware.json"
+    config = json.loads(config_file.read_text()) if config_file.exists() else {}
+    return Firmware(board, name, build_dir, config, log)
+
+
+def tflm_dir():
+    """TFLM's source tree: TINYAOT_TFLM_DIR, else the copy in ../shared/third_party; None if neither."""
+    path = os.environ.get("TINYAOT_TFLM_DIR") or (str(SHARED_TFLM) if SHARED_TFLM.is_dir() else None)
+    return Path(path) if path else None
+
+
+def cmsis_nn_dir():
+    """CMSIS-NN's source tree: TINYAOT_CMSIS_NN_DIR, else the copy in ../shared/third_party; None if neither."""
+    path = os.environ.get("TINYAOT_CMSIS_NN_DIR") or (str(SHARED_CMSIS_NN) if SHARED_CMSIS_NN.is_dir() else None)
+    return Path(path) if path else None
+
+
+def build_tflm_firmware(board, model, name, kernels="reference", build_root=None, jobs=2):
+    """The TFLM firmware (firmware/tflm_runner) of a model: TFLM's interpreter behind the
+    serial runner. kernels: "reference" or "cmsis-nn" (TFLM's CMSIS-NN kernels). TFLM's
+    core is built once per board under build_root/<board>/tflm-core and shared.
+
+    Raises TflmMissing without a TFLM tree (or CMSIS-NN for cmsis-nn), ModelTooBig when
+    the firmware overflows the board's flash, BuildError otherwise. A model whose tensors
+    do not fit the board's RAM builds, and says so at start (Device.info()).
+    """
+    if board not in boards():
+        raise BuildError(f"unknown board '{board}' (have: {', '.join(boards())})")
+    tflm = tflm_dir()
+    if tflm is None:
+        raise TflmMissing(f"no TFLM source tree: set TINYAOT_TFLM_DIR to a tflite-micro tree"
+                          f" (github.com/tensorflow/tflite-micro) or provide {SHARED_TFLM}")
+    root = Path(build_root or DEFAULT_BUILD_ROOT) / board
+    defs = {"BOARD": board, "TINYAOT_TFLM_DIR": str(tflm)}
+    core = _build(TFLM_RUNNER_DIR / "core", root / "tflm-core", dict(defs), f"TFLM core for {board}",
+                  board, "tflm-core", jobs=jobs, languages=("CXX",))
+    defs.update(TINYAOT_MODEL=str(Path(model).resolve()), TINYAOT_MODEL_NAME=name,
+                TINYAOT_TFLM_KERNELS=kernels, TINYAOT_TFLM_CORE_LIB=str(core.build_dir / "libtflm_core.a"))
+    if kernels == "cmsis-nn":
+        cmsis = cmsis_nn_dir()
+        if cmsis is None:
+            raise TflmMissing(f"no CMSIS-NN source tree for TFLM's CMSIS-NN kernels: set TINYAOT_CMSIS_NN_DIR"
+                              f" or provide {SHARED_CMSIS_NN}")
+        defs["TINYAOT_CMSIS_NN_DIR"] = str(cmsis)
+    label = f"{name}-tflm-{kernels}"
+    try:
+        return _build(TFLM_RUNNER_DIR, root / label, defs, f"build of {label} for {board}", board, name,
+                      jobs=jobs, languages=("C", "CXX"))
+    except BuildError as exc:
+        overflow = _FLASH_OVERFLOW_RE.search(str(exc))
+        if overflow:
+            raise ModelTooBig(f"TFLM ({kernels}) with {name} overflows the flash of {board}"
+                              f" by {overflow.group(1)} B") from None
+        raise

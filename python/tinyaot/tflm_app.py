@@ -1,0 +1,144 @@
+"""Sources for a TFLM firmware of one model (firmware/tflm_runner), written at configure time.
+
+    python -m tinyaot.tflm_app model.tflite --name NAME --tflm-dir DIR --kernels reference|cmsis-nn --out OUT
+
+writes into OUT
+  tflm_model_data.cc  the model as an aligned const byte array (the user's model, not TFLM code)
+  tflm_model_ops.h    the op resolver: TINYAOT_TFLM_OP_COUNT and TINYAOT_TFLM_ADD_OPS(r), one
+                      r.Add<Op>() per operator type the model uses, so only those kernels link
+  kernels.txt         the TFLM kernel sources those operators need, one path a line
+
+Which Add<Op>() method serves an operator and which kernel file defines its registration
+is read from the TFLM tree itself (micro_mutable_op_resolver.h, kernels/*.cc), so nothing
+of TFLM is restated here. With cmsis-nn, kernels/cmsis_nn/X.cc replaces kernels/X.cc, as
+TFLM's Makefile does with OPTIMIZED_KERNEL_DIR=cmsis_nn.
+"""
+
+import argparse
+import re
+import sys
+from pathlib import Path
+
+from tinyaot.errors import TinyAotError
+
+KERNELS = ("reference", "cmsis-nn")
+_MICRO = Path("tensorflow/lite/micro")
+
+
+def operator_types(model_bytes, source):
+    """Builtin operator names the model's subgraphs use, in first-use order."""
+    import tflite
+    from tflite.BuiltinOperator import BuiltinOperator
+    names = {v: k for k, v in vars(BuiltinOperator).items() if not k.startswith("_")}
+    try:
+        model = tflite.Model.GetRootAsModel(model_bytes, 0)
+        codes = [model.OperatorCodes(i) for i in range(model.OperatorCodesLength())]
+        # TFLM's GetBuiltinCode: the larger of the deprecated and the new field.
+        builtin = [max(c.DeprecatedBuiltinCode(), c.BuiltinCode()) for c in codes]
+        used = []
+        for s in range(model.SubgraphsLength()):
+            sub = model.Subgraphs(s)
+            for o in range(sub.OperatorsLength()):
+                name = names.get(builtin[sub.Operators(o).OpcodeIndex()], "?")
+                if name not in used:
+                    used.append(name)
+    except Exception as exc:  # a damaged flatbuffer trips over any accessor
+        raise TinyAotError(f"malformed TFLite flatbuffer ({type(exc).__name__}: {exc})", file=source) from None
+    return used
+
+
+def resolver_methods(tflm_dir):
+    """{builtin operator name: (Add method, registration function)} from TFLM's resolver header."""
+    text = (tflm_dir / _MICRO / "micro_mutable_op_resolver.h").read_text()
+    methods = {}
+    for m in re.finditer(r"TfLiteStatus (Add\w+)\(\s*(?:const TFLMRegistration& registration\s*=\s*"
+                         r"(?:tflite::)?(Register_\w+)\(\))?\)\s*\{\s*return AddBuiltin\(\s*"
+                         r"BuiltinOperator_(\w+)", text):
+        method, register, op = m.groups()
+        methods.setdefault(op, (method, register))
+    return methods
+
+
+def kernel_sources(tflm_dir, kernels, register):
+    """The kernel .cc defining `register`() (the CMSIS-NN one first with cmsis-nn) and its
+    X_common.cc, which holds what the reference and optimized versions of X share."""
+    folders = [tflm_dir / _MICRO / "kernels"]
+    if kernels == "cmsis-nn":
+        folders.insert(0, tflm_dir / _MICRO / "kernels" / "cmsis_nn")
+    pattern = re.compile(rf"TFLMRegistration\s+{register}\(\)\s*\{{")
+    for folder in folders:
+        for path in sorted(folder.glob("*.cc")):
+            if pattern.search(path.read_text(errors="replace")):
+                common = tflm_dir / _MICRO / "kernels" / f"{path.stem}_common.cc"
+                return [path] + ([common] if common.exists() else [])
+    return []
+
+
+def c_array(data, name):
+    lines = [f"alignas(16) extern const unsigned char {name}[] = {{"]
+    for i in range(0, len(data), 16):
+        lines.append("  " + ", ".join(f"0x{b:02x}" for b in data[i:i + 16]) + ",")
+    lines.append("};")
+    return "\n".join(lines)
+
+
+def write_if_changed(path, text):
+    """Unchanged files keep their time stamp: nothing rebuilds when the model did not change."""
+    if not path.exists() or path.read_text() != text:
+        path.write_text(text)
+
+
+def generate(model, name, tflm_dir, kernels, out):
+    model, tflm_dir, out = Path(model), Path(tflm_dir).resolve(), Path(out)
+    if kernels not in KERNELS:
+        raise TinyAotError(f"--kernels must be one of {', '.join(KERNELS)}, not '{kernels}'")
+    try:
+        data = model.read_bytes()
+    except OSError as exc:
+        raise TinyAotError(f"cannot read model: {exc.strerror}", file=model) from None
+    methods = resolver_methods(tflm_dir)
+    adds, sources = [], []
+    for op in operator_types(data, model):
+        if op not in methods:
+            raise TinyAotError(f"TFLM's MicroMutableOpResolver has no Add method for builtin operator {op}",
+                               file=model)
+        method, register = methods[op]
+        found = kernel_sources(tflm_dir, kernels, register) if register else []
+        if not found:
+            raise TinyAotError(f"no TFLM kernel source defines {register}() (operator {op})", file=model)
+        adds.append(f"r.{method}()")
+        sources += [str(p) for p in found if str(p) not in sources]
+    out.mkdir(parents=True, exist_ok=True)
+    header = "/* Generated by tinyaot.tflm_app: the operators of {0} for TFLM's op resolver. */\n".format(model.name)
+    write_if_changed(out / "tflm_model_ops.h", header + (
+        "#ifndef TFLM_MODEL_OPS_H\n#define TFLM_MODEL_OPS_H\n\n"
+        f"#define TINYAOT_TFLM_MODEL_NAME \"{name}\"\n"
+        f"#define TINYAOT_TFLM_KERNELS \"{kernels}\"\n"
+        f"#define TINYAOT_TFLM_OP_COUNT {len(adds)}\n"
+        f"#define TINYAOT_TFLM_ADD_OPS(r) ({' == kTfLiteOk && '.join(adds)} == kTfLiteOk)\n\n"
+        "extern const unsigned char tinyaot_tflm_model_data[];\n\n#endif\n"))
+    write_if_changed(out / "tflm_model_data.cc",
+                     f"/* Generated by tinyaot.tflm_app from {model.name} ({len(data)} bytes). */\n"
+                     f"#include \"tflm_model_ops.h\"\n\n{c_array(data, 'tinyaot_tflm_model_data')}\n")
+    write_if_changed(out / "kernels.txt", "".join(s + "\n" for s in sources))
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m tinyaot.tflm_app", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("model")
+    parser.add_argument("--name", required=True)
+    parser.add_argument("--tflm-dir", required=True)
+    parser.add_argument("--kernels", default="reference", choices=KERNELS)
+    parser.add_argument("--out", required=True)
+    args = parser.parse_args(argv)
+    try:
+        generate(args.model, args.name, args.tflm_dir, args.kernels, args.out)
+    except TinyAotError as exc:
+        print(f"tinyaot: error: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,72 @@
+"""The TFLM firmware (firmware/tflm_runner): TFLM's MicroInterpreter on the QEMU
+Cortex-M3 behind the serial runner, with its reference and its CMSIS-NN kernels,
+bit-exact with the TFLM oracle, its arena measured on the 32-bit core.
+
+Needs TFLM's source tree (TINYAOT_TFLM_DIR or ../shared/third_party/tflite-micro)
+and, for the CMSIS-NN kernels, CMSIS-NN's; skips saying so without them."""
+
+import numpy as np
+import pytest
+
+from tinyaot import bench, harness
+from tinyaot.modelbuilder import ModelBuilder, bias_for, random_int8
+from tinyaot.oracle import compare_with_tflm, tflm_arena_usage
+
+BOARD = "qemu_cortex_m3"
+
+
+def needs_trees(kernels):
+    if harness.tflm_dir() is None:
+        pytest.skip(f"no TFLM source tree: set TINYAOT_TFLM_DIR or provide {harness.build.SHARED_TFLM}")
+    if kernels == "cmsis-nn" and harness.cmsis_nn_dir() is None:
+        pytest.skip(f"no CMSIS-NN: set TINYAOT_CMSIS_NN_DIR or provide {harness.build.SHARED_CMSIS_NN}")
+
+
+@pytest.mark.parametrize("kernels", ["reference", "cmsis-nn"])
+def test_tflm_firmware_is_bit_exact_and_reports_its_32_bit_arena(kernels, own_model):
+    needs_trees(kernels)
+    model = own_model("fc_relu_per_tensor")
+    fw = harness.build_tflm_firmware(BOARD, model, "fc_relu_per_tensor", kernels=kernels)
+    figures = []
+    with harness.open_device(fw) as dev:
+        info = dev.info()
+        assert (info.name, info.generator_version) == ("fc_relu_per_tensor", f"TFLM {kernels}")
+        assert [(t.dtype, t.shape) for t in info.inputs] == [(np.int8, (1, 24))]
+
+        def on_device(inputs):
+            dev.reset()
+            outputs, fig = dev.invoke(inputs)
+            figures.append(fig)
+            return outputs
+
+        specs = [{"dtype": t.dtype, "shape": t.shape} for t in info.inputs]
+        assert compare_with_tflm(model, on_device, specs, calls=5, seed=3) == []
+    # The same planner on a 32-bit core: the activations ("head") as on the host,
+    # TFLM's runtime structures (pointers, size_t) smaller than the 64-bit host's.
+    host = tflm_arena_usage(model)
+    assert host["head"] < info.arena_size < host["total"]
+    assert all(f.instructions > 1000 and f.stack_bytes > 0 for f in figures)
+    # Only the kernels the model uses are linked: the reference FC, or CMSIS-NN's.
+    symbols = fw.elf.with_suffix(".elf.map").read_text()
+    assert ("arm_fully_connected_s8" in symbols) == (kernels == "cmsis-nn")
+    assert "Register_CONV_2D" not in symbols
+
+
+def test_bench_rows_of_tflm_and_a_model_that_does_not_fit(tmp_path):
+    """tflm-reference on the board: the RAM column is the arena the firmware reported
+    plus its stack; a model whose tensors exceed the board's RAM is a 'does not fit' row."""
+    needs_trees("reference")
+    rng = np.random.default_rng(5)
+    mb = ModelBuilder()  # x[1,70000] in TFLM's arena: more than the M3's 64 KB of RAM
+    x = mb.input("x", "int8", [1, 70000], scale=0.05, zero_point=0)
+    w = mb.const("w", random_int8(rng, (1, 70000)), scale=np.float32(0.01))
+    b, s = bias_for(rng, 1, 0.05, np.float32(0.01))
+    y = mb.tensor("y", "int8", [1, 1], scale=1.0, zero_point=0)
+    mb.op("FULLY_CONNECTED", [x, w, mb.const("b", b, scale=s)], [y], "FullyConnectedOptions",
+          fused_activation_function=0)
+    mb.output(y)
+    big = tmp_path / "Wide_Input.tflite"
+    big.write_bytes(mb.build())
+    row = bench.bench_tflm(BOARD, bench.model_name(big), big, "reference", 1, 0, None)
+    assert row["status"] == "does not fit", row
+    assert row["reason"].startswith("TFLM: AllocateTensors failed (arena ") and BOARD in row["reason"]
