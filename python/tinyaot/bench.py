@@ -1,24 +1,29 @@
-"""`tinyaot bench`: footprint and speed of models on the QEMU boards.
+"""`tinyaot bench`: tinyaot and TFLM on the same QEMU board, in the same run.
 
-For each model x board: builds the serial-runner firmware, runs N random
-inputs through it and through TFLite Micro, and reports
+For each model x board, four firmwares run N random inputs and are checked
+against TFLite Micro (the tflite-micro package):
 
-  flash    .text (code, rodata, weights) + .data initialisers, bytes
-  ram      .data + .bss (includes arena and state; excludes stack and I/O tensors)
-  arena    scratch RAM of the model (NAME.json), weights: weight bytes (NAME.json)
-  instr    instructions per inference (median), counted by QEMU -icount through
-           SysTick; on real hardware (not supported here) it would be cycles
-  stack    stack high-water mark of run(), bytes (max over the calls)
+  tinyaot-portable   tinyaot's generated C with its own kernels
+  tinyaot-cmsis-nn   tinyaot with --kernels cmsis-nn
+  tflm-reference     TFLM's interpreter with its reference kernels
+  tflm-cmsis-nn      TFLM with its CMSIS-NN kernels (what Cortex-M users run today)
+
+The TFLM firmwares are TFLM's MicroInterpreter behind the same serial runner
+(firmware/tflm_runner), built from TINYAOT_TFLM_DIR (default
+../shared/third_party/tflite-micro) at the same -O2 for the same core. Columns:
+
+  flash    .text (code, rodata, weights or the model flatbuffer) + .data of the
+           whole firmware (runner and startup included, the same for all four)
+  RAM      what inference needs: tinyaot's arena + state + input/output tensors
+           outside the arena, TFLM's arena_used_bytes() after AllocateTensors() on
+           the board; plus the stack high-water mark of one inference
+  instr    instructions per inference (median), counted by QEMU -icount
   exact    outputs bit-exact with TFLM over all N calls
-  model RAM  what the model needs in RAM: arena + state + input/output tensors
-           kept outside the arena
-  TFLM     TFLM's arena for the same model, measured in the same run (its
-           RecordingMicroAllocator total: tensors, state and runtime structs)
-  ratio    model RAM / TFLM
+  x        ratio to tflm-cmsis-nn on the same board (flash, RAM, instructions)
 
-A model that does not fit with its own input buffers is built again with
---inputs-in-arena (marked "*" in the table); one that still does not fit is
-listed as such, with the reason.
+A tinyaot model that does not fit with its own input buffers is built again with
+--inputs-in-arena (marked "*"); a firmware that still does not fit (or TFLM's
+AllocateTensors() failing in the board's free RAM) is listed as such: a result.
 """
 
 import argparse
@@ -64,16 +69,21 @@ def failure_reason(log):
     return " | ".join(dict.fromkeys(picked)) if picked else lines[-1]
 
 
-def bench_one(board, name, path, calls, seed, build_root):
-    from tinyaot.oracle import compare_with_tflm, tflm_arena_usage
-    row = {"model": name, "board": board, "status": "ok", "inputs_in_arena": False}
+VARIANTS = ("tinyaot-portable", "tinyaot-cmsis-nn", "tflm-reference", "tflm-cmsis-nn")
+BASELINE = "tflm-cmsis-nn"
+
+
+def bench_one(board, name, path, calls, seed, build_root, kernels="portable"):
+    """Row of tinyaot with `kernels` (portable or cmsis-nn) for a model on a board."""
+    row = {"model": name, "board": board, "variant": f"tinyaot-{kernels}", "status": "ok",
+           "inputs_in_arena": False}
     fw = None
     try:
         for in_arena in (False, True):
             row["inputs_in_arena"] = in_arena  # also on the "does not fit" row of the retry
             try:
                 fw = harness.build_firmware(board, model=path, name=name, build_root=build_root,
-                                            inputs_in_arena=in_arena)
+                                            inputs_in_arena=in_arena, kernels=kernels)
                 break
             except harness.ModelTooBig as exc:
                 too_big = exc  # retry with the inputs inside the arena: less RAM
@@ -88,12 +98,35 @@ def bench_one(board, name, path, calls, seed, build_root):
     outside = sum(t["bytes"] for t in plan["inputs"] if t.get("arena_offset") is None)
     outside += sum(t["bytes"] for t in plan["outputs"])
     row["model_ram"] = plan["arena_size"] + plan["state_size"] + outside
-    row["tflm_ram"] = tflm_arena_usage(path)["total"]
-    row["ram_ratio"] = round(row["model_ram"] / row["tflm_ram"], 3)
+    return _run_on_device(row, fw, path, calls, seed)
+
+
+def bench_tflm(board, name, path, kernels, calls, seed, build_root):
+    """Row of TFLM with `kernels` (reference or cmsis-nn) for a model on a board."""
+    row = {"model": name, "board": board, "variant": f"tflm-{kernels}", "status": "ok"}
+    try:
+        fw = harness.build_tflm_firmware(board, path, name, kernels=kernels, build_root=build_root)
+    except harness.ModelTooBig as exc:
+        return {**row, "status": "does not fit", "reason": str(exc)}
+    except harness.BuildError as exc:
+        return {**row, "status": "build failed", "reason": failure_reason(str(exc))}
+    sizes = fw.sizes()
+    row.update(flash=sizes["flash"], ram=sizes["ram"])
+    return _run_on_device(row, fw, path, calls, seed)
+
+
+def _run_on_device(row, fw, path, calls, seed):
+    """Runs `calls` random inputs on the firmware and in TFLM; fills in the figures."""
+    from tinyaot.oracle import compare_with_tflm
     figures = []
     try:
         with harness.open_device(fw) as dev:
-            specs = [{"dtype": t.dtype, "shape": t.shape} for t in dev.info().inputs]
+            info = dev.info()
+            if not info.inputs:  # the TFLM firmware: AllocateTensors() failed (the reason is in the text)
+                return {**row, "status": "does not fit", "reason": f"{info.generator_version} on {fw.board}"}
+            if row["variant"].startswith("tflm-"):
+                row["model_ram"] = info.arena_size  # arena_used_bytes() on the board
+            specs = [{"dtype": t.dtype, "shape": t.shape} for t in info.inputs]
 
             def on_device(inputs):
                 dev.reset()
@@ -108,36 +141,79 @@ def bench_one(board, name, path, calls, seed, build_root):
                instructions=int(statistics.median(f.instructions for f in figures)),
                cycles=int(statistics.median(f.cycles for f in figures)),
                stack=max(f.stack_bytes for f in figures))
+    row["ram_total"] = row["model_ram"] + row["stack"]
     return row
 
 
-COLUMNS = [("model", "model", "<"), ("board", "board", "<"), ("flash", "flash", ">"),
-           ("ram", "ram", ">"), ("arena", "arena", ">"), ("weights", "weights", ">"),
-           ("instructions", "instr/inf", ">"), ("stack", "stack", ">"), ("model_ram", "model RAM", ">"),
-           ("tflm_ram", "TFLM", ">"), ("ram_ratio", "ratio", ">"), ("exact", "exact", "<")]
-
-
-def format_table(rows):
-    cells = []
+def add_ratios(rows):
+    """flash_x, ram_x, instr_x of every measured row: its figure / tflm-cmsis-nn's on the same board."""
+    base = {(r["model"], r["board"]): r for r in rows if r["variant"] == BASELINE and r["status"] == "ok"}
     for r in rows:
+        b = base.get((r["model"], r["board"]))
+        if b is not None and r["status"] == "ok":
+            for key, col in (("flash", "flash_x"), ("ram_total", "ram_x"), ("instructions", "instr_x")):
+                r[col] = round(r[key] / b[key], 2)
+    return rows
+
+
+COLUMNS = [("model", "model", "<"), ("board", "board", "<"), ("variant", "variant", "<"),
+           ("flash", "flash", ">"), ("ram_total", "RAM", ">"), ("instructions", "instr/inf", ">"),
+           ("exact", "exact", "<"), ("flash_x", "flash x", ">"), ("ram_x", "RAM x", ">"),
+           ("instr_x", "instr x", ">"), ("detail", "RAM = data + stack", "<")]
+
+
+def _detail(r):
+    if r["variant"].startswith("tflm-"):
+        return f"arena_used {r['model_ram']} + stack {r['stack']}"
+    return (f"arena {r['arena']} + state {r['state']} + I/O {r['model_ram'] - r['arena'] - r['state']}"
+            f" + stack {r['stack']}")
+
+
+def format_table(rows, notes=()):
+    """One line per model x board x variant; a row that did not run says why."""
+    cells, seen = [], set()
+    for r in rows:
+        group = (r["model"], r["board"])
+        lead = [r["model"] + (" *" if r.get("inputs_in_arena") else ""), r["board"]] \
+            if group not in seen else ["", ""]
+        seen.add(group)
         if r["status"] != "ok":
-            cells.append([r["model"], r["board"], f"{r['status']}: {r.get('reason', '')}"])
+            cells.append(lead + [r["variant"], f"{r['status']}: {r.get('reason', '')}"])
             continue
-        exact = f"{'yes' if r['bit_exact'] else 'NO'} ({r['calls']})"
-        row = [str(r.get(k, "")) if k != "exact" else exact for k, _, _ in COLUMNS]
-        if r["inputs_in_arena"]:
-            row[0] += " *"
-        cells.append(row)
-    widths = [max([len(h)] + [len(c[i]) for c in cells if len(c) == len(COLUMNS)])
+        values = {**r, "exact": f"{'yes' if r['bit_exact'] else 'NO'} ({r['calls']})", "detail": _detail(r)}
+        cells.append(lead[:2] + [str(values.get(k, "")) for k, _, _ in COLUMNS[2:]])
+    full = [c for c in cells if len(c) == len(COLUMNS)]
+    widths = [max([len(h)] + [len(c[i]) for c in full] + [len(c[i]) for c in cells if i < 3])
               for i, (_, h, _) in enumerate(COLUMNS)]
-    fmt = lambda vals: "  ".join(f"{v:{a}{w}}" for v, (_, _, a), w in zip(vals, COLUMNS, widths))
+    fmt = lambda vals: "  ".join(f"{v:{a}{w}}" for v, (_, _, a), w in zip(vals, COLUMNS, widths)).rstrip()
     lines = [fmt([h for _, h, _ in COLUMNS]), "  ".join("-" * w for w in widths)]
     for c in cells:
         lines.append(fmt(c) if len(c) == len(COLUMNS) else
-                     f"{c[0]:<{widths[0]}}  {c[1]:<{widths[1]}}  {c[2]}")
-    if any(r.get("inputs_in_arena") for r in rows):
-        lines.append("* inputs placed in the arena (--inputs-in-arena) to fit")
+                     f"{c[0]:<{widths[0]}}  {c[1]:<{widths[1]}}  {c[2]:<{widths[2]}}  {c[3]}")
+    if any(r.get("inputs_in_arena") and r["status"] == "ok" for r in rows):
+        lines.append("* tinyaot with its inputs placed in the arena (--inputs-in-arena) to fit")
+    lines.append(f"x: ratio to {BASELINE} on the same board (flash, RAM, instructions)")
+    lines += list(notes)
     return "\n".join(lines)
+
+
+def available_variants(wanted):
+    """The wanted variants this machine can build, and a note for each one it cannot."""
+    import os
+    notes, variants = [], []
+    cmsis = harness.cmsis_nn_dir()
+    if cmsis is not None:
+        os.environ.setdefault("TINYAOT_CMSIS_NN_DIR", str(cmsis))  # tinyaot's cmsis-nn build reads it
+    for v in wanted:
+        if v.startswith("tflm-") and harness.tflm_dir() is None:
+            notes.append(f"{v}: no TFLM source tree: set TINYAOT_TFLM_DIR to a tflite-micro tree"
+                         f" (github.com/tensorflow/tflite-micro) or provide {harness.build.SHARED_TFLM}")
+        elif v.endswith("cmsis-nn") and cmsis is None:
+            notes.append(f"{v}: no CMSIS-NN: set TINYAOT_CMSIS_NN_DIR to a CMSIS-NN v7.0.0 tree"
+                         f" or provide {harness.build.SHARED_CMSIS_NN}")
+        else:
+            variants.append(v)
+    return variants, notes
 
 
 def main(argv=None):
@@ -146,6 +222,10 @@ def main(argv=None):
     parser.add_argument("models", nargs="*", help=".tflite files (default: own test models"
                         " and ../shared/models)")
     parser.add_argument("--board", action="append", help=f"board(s), default all: {harness.boards()}")
+    parser.add_argument("--variant", action="append", choices=VARIANTS,
+                        help="what to measure (repeatable; default all four)")
+    parser.add_argument("--kernels", action="append", choices=("portable", "cmsis-nn"),
+                        help="tinyaot with this kernel backend (the same as --variant tinyaot-K)")
     parser.add_argument("--calls", type=int, default=5, help="random inputs per model (default 5)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", help="also write the rows to this JSON file")
@@ -157,12 +237,23 @@ def main(argv=None):
     else:
         models = default_models(args.build_root)
     boards = args.board or harness.boards()
+    wanted = (args.variant or []) + [f"tinyaot-{k}" for k in args.kernels or []]
+    variants, notes = available_variants([v for v in VARIANTS if v in wanted] if wanted else VARIANTS)
+    for note in notes:
+        print(f"  skipped {note}", file=sys.stderr, flush=True)
     rows = []
     for name, path in models.items():
         for board in boards:
-            rows.append(bench_one(board, name, path, args.calls, args.seed, args.build_root))
-            print(f"  {name} on {board}: {rows[-1]['status']}", file=sys.stderr, flush=True)
-    print(format_table(rows))
+            for variant in variants:
+                family, kernels = variant.split("-", 1)
+                if family == "tinyaot":
+                    row = bench_one(board, name, path, args.calls, args.seed, args.build_root, kernels)
+                else:
+                    row = bench_tflm(board, name, path, kernels, args.calls, args.seed, args.build_root)
+                rows.append(row)
+                print(f"  {name} on {board}, {variant}: {row['status']}", file=sys.stderr, flush=True)
+    add_ratios(rows)
+    print(format_table(rows, notes))
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=2) + "\n")
     return 0 if all(r["status"] in ("ok", "does not fit") and r.get("bit_exact", True)

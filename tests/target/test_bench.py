@@ -2,32 +2,44 @@
 
 import json
 
-from tinyaot import bench
+import pytest
+
+from tinyaot import bench, harness
 from tinyaot.testing import catalog
 from conftest import OWN_MODELS_DIR
 
 
-def test_bench_reports_sizes_speed_and_exactness(tmp_path, capsys, boards):
+def test_bench_measures_tinyaot_and_tflm_side_by_side(tmp_path, capsys, boards):
+    """The four variants of one model on the Cortex-M3, with real, consistent figures."""
+    if "qemu_cortex_m3" not in boards:
+        pytest.skip("runs on qemu_cortex_m3 (not selected)")
+    if harness.tflm_dir() is None or harness.cmsis_nn_dir() is None:
+        pytest.skip("needs TFLM's and CMSIS-NN's source trees (TINYAOT_TFLM_DIR, TINYAOT_CMSIS_NN_DIR)")
     model = catalog.build("fc_relu_per_tensor", OWN_MODELS_DIR)
     out_json = tmp_path / "bench.json"
-    args = [str(model), "--calls", "3", "--json", str(out_json)]
-    for b in boards:
-        args += ["--board", b]
-    assert bench.main(args) == 0
-    rows = json.loads(out_json.read_text())
-    assert [r["board"] for r in rows] == list(boards)
+    assert bench.main([str(model), "--calls", "3", "--json", str(out_json), "--board", "qemu_cortex_m3"]) == 0
+    rows = {r["variant"]: r for r in json.loads(out_json.read_text())}
     table = capsys.readouterr().out
-    for r in rows:
-        assert r["status"] == "ok" and r["bit_exact"] is True and r["calls"] == 3
-        assert r["flash"] > r["weights"] > 0
-        assert r["ram"] >= r["arena"]
-        assert r["instructions"] > 100 and r["stack"] > 0
+    assert list(rows) == list(bench.VARIANTS)
+    base = rows["tflm-cmsis-nn"]
+    for r in rows.values():
+        assert r["status"] == "ok" and r["bit_exact"] is True and r["calls"] == 3, r
+        assert r["instructions"] > 100 and r["stack"] > 0 and r["flash"] > 0
+        assert r["ram_total"] == r["model_ram"] + r["stack"]
+        assert (r["flash_x"], r["ram_x"], r["instr_x"]) == (
+            round(r["flash"] / base["flash"], 2), round(r["ram_total"] / base["ram_total"], 2),
+            round(r["instructions"] / base["instructions"], 2))
+        assert f"{r['instructions']}" in table and f"{r['ram_total']}" in table
+    for v in ("tinyaot-portable", "tinyaot-cmsis-nn"):
         # fc_relu_per_tensor: a 16-byte arena, inputs (24) and outputs (8) outside it.
-        assert r["model_ram"] == r["arena"] + 24 + 8 == 48
-        assert r["tflm_ram"] > r["model_ram"]
-        assert r["ram_ratio"] == round(48 / r["tflm_ram"], 3)
-        assert f"{r['board']}" in table and f"{r['instructions']}" in table
-    assert "yes (3)" in table
+        assert rows[v]["model_ram"] == rows[v]["arena"] + 24 + 8 == 48
+        assert rows[v]["flash"] >= rows[v]["weights"] > 0
+    for v in ("tflm-reference", "tflm-cmsis-nn"):
+        # TFLM's arena as the firmware measured it: tensors plus its runtime structures.
+        assert rows[v]["model_ram"] > 48 * 4
+        assert f"arena_used {rows[v]['model_ram']} + stack {rows[v]['stack']}" in table
+    assert base["flash_x"] == base["ram_x"] == base["instr_x"] == 1.0
+    assert table.count("yes (3)") == 4
 
 
 def test_bench_derives_a_valid_name_and_shows_the_real_build_error(tmp_path):

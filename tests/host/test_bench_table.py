@@ -1,0 +1,52 @@
+"""`tinyaot bench`'s table: side by side per model and board, ratios to TFLM with
+CMSIS-NN, results that are not figures (does not fit), and what a machine without
+TFLM's source tree is told (no builds here)."""
+
+from tinyaot import bench, harness
+
+
+def row(variant, flash, model_ram, stack, instructions, **extra):
+    r = {"model": "kws", "board": "qemu_cortex_m3", "variant": variant, "status": "ok", "flash": flash,
+         "model_ram": model_ram, "stack": stack, "ram_total": model_ram + stack,
+         "instructions": instructions, "bit_exact": True, "calls": 5}
+    return {**r, **extra}
+
+
+def test_table_puts_the_four_variants_side_by_side_with_ratios_to_tflm_cmsis_nn():
+    rows = [row("tinyaot-portable", 23000, 5980, 220, 2_130_000, arena=4016, state=0, inputs_in_arena=False),
+            row("tinyaot-cmsis-nn", 30000, 5980, 300, 1_510_000, arena=4016, state=0, inputs_in_arena=False),
+            row("tflm-reference", 60000, 7000, 600, 4_000_000),
+            row("tflm-cmsis-nn", 50000, 7000, 500, 2_000_000)]
+    table = bench.format_table(bench.add_ratios(rows)).splitlines()
+    assert table[0].split()[:3] == ["model", "board", "variant"]
+    assert [r["instr_x"] for r in rows] == [1.06, 0.76, 2.0, 1.0]
+    assert [r["ram_x"] for r in rows] == [0.83, 0.84, 1.01, 1.0]
+    assert [r["flash_x"] for r in rows] == [0.46, 0.6, 1.2, 1.0]
+    # The model and board once, on the group's first line.
+    assert table[2].startswith("kws") and table[3].startswith(" ")
+    assert table[3].split()[:4] == ["tinyaot-cmsis-nn", "30000", "6280", "1510000"]
+    assert "arena 4016 + state 0 + I/O 1964 + stack 300" in table[3]
+    assert "arena_used 7000 + stack 500" in table[5]
+    assert table[-1] == "x: ratio to tflm-cmsis-nn on the same board (flash, RAM, instructions)"
+
+
+def test_a_model_that_does_not_fit_is_a_result_and_ratios_need_the_baseline():
+    rows = [row("tinyaot-portable", 250000, 55298, 400, 40_000_000, arena=55296, state=0, inputs_in_arena=True),
+            {"model": "kws", "board": "qemu_cortex_m3", "variant": "tflm-cmsis-nn", "status": "does not fit",
+             "reason": "TFLM (cmsis-nn) with kws overflows the flash of qemu_cortex_m3 by 60000 B"}]
+    table = bench.format_table(bench.add_ratios(rows)).splitlines()
+    assert "flash_x" not in rows[0]
+    assert table[3].split() == ["tflm-cmsis-nn", "does", "not", "fit:", "TFLM", "(cmsis-nn)", "with", "kws",
+                                "overflows", "the", "flash", "of", "qemu_cortex_m3", "by", "60000", "B"]
+    table = "\n".join(table)
+    assert "kws *" in table and "* tinyaot with its inputs placed in the arena" in table
+
+
+def test_without_the_tflm_tree_bench_keeps_tinyaot_and_says_how_to_provide_it(monkeypatch, tmp_path):
+    monkeypatch.delenv("TINYAOT_TFLM_DIR", raising=False)
+    monkeypatch.setattr(harness.build, "SHARED_TFLM", tmp_path / "absent")
+    variants, notes = bench.available_variants(bench.VARIANTS)
+    assert [v for v in variants if v.startswith("tflm-")] == []
+    assert "tinyaot-portable" in variants
+    assert len(notes) == 2 and all("set TINYAOT_TFLM_DIR" in n and str(tmp_path / "absent") in n for n in notes)
+    assert bench.format_table([], notes).endswith(notes[-1])
