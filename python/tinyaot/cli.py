@@ -133,7 +133,7 @@ def cmd_compile(args):
         plans.append(json.loads(open(os.path.join(args.out, f"{name}.json"), encoding="utf-8").read()))
         if args.plan_svg:
             _write_plan_svg(model, os.path.join(args.out, f"{name}.plan.svg"))
-        print(f"{args.out}: {name}: arena {model.arena_size} bytes (lower bound {model.lower_bound}), "
+        print(f"{args.out}: {name}: arena {model.arena_size} bytes (lower bound {model.lower_bound}{_overlap_bound(model)}), "
               f"state {model.state_size} bytes, {len(model.graph.operators)} operators, "
               f"{time.perf_counter() - start:.2f} s")
         for note in model.notes:
@@ -198,6 +198,12 @@ def cmd_inspect(args):
     if args.plan_svg:
         _write_plan_svg(model, args.plan_svg)
     return 0
+
+
+def _overlap_bound(model):
+    """', overlap-aware N' where declared overlaps lower the bound."""
+    bound = model.plan.overlap_bound
+    return "" if bound == model.lower_bound else f", overlap-aware {bound}"
 
 
 def _write_plan_svg(model, path):

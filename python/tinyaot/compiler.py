@@ -42,7 +42,7 @@ class CompiledModel:
     calls: list  # [(operator, [KernelCall, ...])] in execution order
     buffers: list
     arena_size: int
-    lower_bound: int
+    lower_bound: int  # classic: no operator's output shares bytes with its inputs
     state: dict  # variable tensor index -> offset in the state area
     state_size: int
     backends: dict  # operator index -> (backend, why not the chosen one, or None)
@@ -58,13 +58,16 @@ def compile_model(path, options):
     calls = [(op, op_calls) for op, op_calls, _ in lowered]
     backends = {op.index: backend for op, _, backend in lowered}
     scratch = {op.index: [s for c in op_calls for s in c.scratch] for op, op_calls in calls}
-    buffers = arena_buffers(graph, views, {k: v for k, v in scratch.items() if v}, options.inputs_in_arena)
+    # A declaration speaks for its own call only: with several calls, another may read the input later.
+    overlaps = {op.index: op_calls[0].overlaps for op, op_calls in calls if len(op_calls) == 1 and op_calls[0].overlaps}
+    buffers = arena_buffers(graph, views, {k: v for k, v in scratch.items() if v}, options.inputs_in_arena,
+                            overlaps)
     outcome = plan(buffers, options.alignment)
     verify_plan(buffers, outcome.arena_size, options.alignment, graph.source)
     state, state_size = place_state(graph, options.alignment)
     model = CompiledModel(options, graph, views, calls, buffers, outcome.arena_size, outcome.lower_bound,
                           state, state_size, backends, outcome)
-    if outcome.arena_size != outcome.lower_bound:
+    if outcome.arena_size != outcome.bound:
         model.notes.append(outcome.note())
     return model
 

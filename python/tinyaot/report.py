@@ -26,7 +26,11 @@ def print_inspection(model):
     print(f"  {'offset':>8} {'bytes':>8} {'steps':>9}  buffer")
     for b in sorted(model.buffers, key=lambda b: (b.offset, b.first)):
         print(f"  {b.offset:>8} {b.size:>8} {f'{b.first}-{b.last}':>9}  {b.name}")
-    print(f"\narena {model.arena_size} bytes, lower bound {model.lower_bound} bytes, "
+    for b in model.buffers:
+        for t, limit in sorted(b.overlaps.items()):
+            print(f"  may overlap: {b.name} over {g.tensors[t].name}, starting at most {limit} bytes after it")
+    overlap = "" if model.plan.overlap_bound == model.lower_bound else f" (overlap-aware {model.plan.overlap_bound})"
+    print(f"\narena {model.arena_size} bytes, lower bound {model.lower_bound} bytes{overlap}, "
           f"state {model.state_size} bytes, alignment {model.options.alignment}")
     for note in [model.plan.note()] + [n for n in model.notes if n != model.plan.note()]:
         print(f"note: {note}")

@@ -106,14 +106,77 @@ def test_search_out_of_budget_claims_no_proof():
                     "not proven optimal (the exact search ran out of its node budget)")
 
 
-@pytest.mark.parametrize("name,inputs_in_arena,arena", [
-    ("mobilenet_v1_025_96x96x3", True, 55296),  # greedy by size alone: 64512
-    ("fc_autoencoder", False, 256),             # greedy by size alone: 272
+@pytest.mark.parametrize("name,inputs_in_arena,arena,classic", [
+    ("mobilenet_v1_025_96x96x3", True, 36880, 55296),  # greedy by size alone: 64512 without overlaps
+    ("fc_autoencoder", False, 256, 256),               # greedy by size alone: 272
+    ("ds_cnn_kws", False, 10048, 16000),               # 8000 + 4 x (384 + 128): the chain of overlaps
 ])
-def test_planner_reaches_the_bound_where_greedy_by_size_did_not(own_model, name, inputs_in_arena, arena):
+def test_planner_reaches_the_bound_where_greedy_by_size_did_not(own_model, name, inputs_in_arena, arena, classic):
     model = compile_model(own_model(name), Options("m", inputs_in_arena=inputs_in_arena))
-    assert model.arena_size == model.lower_bound == arena
+    assert model.arena_size == model.plan.overlap_bound == arena
+    assert model.lower_bound == classic
     assert model.plan.proven_optimal and not model.notes
+
+
+def pair(out, inp, limit):
+    """Declares that out may start at most `limit` bytes above inp, sharing bytes."""
+    for b in (out, inp):
+        b.tensor = id(b) if b.tensor is None else b.tensor
+    out.overlaps[inp.tensor] = limit
+
+
+def test_output_overlaps_its_input_as_far_as_declared():
+    # in (steps 0-1) -> out (1-2): out may start up to 32 bytes below in.
+    bs = buffers((256, 0, 1), (256, 1, 2))
+    pair(bs[1], bs[0], -32)
+    outcome = plan_outcome(bs, 16)
+    verify_plan(bs, outcome.arena_size, 16, "m")
+    assert outcome.lower_bound == 512 and outcome.overlap_bound == outcome.arena_size == 256 + 32
+    assert bs[1].offset - bs[0].offset == -32 and outcome.proven_optimal
+
+
+def test_no_declaration_no_overlap_and_declarations_are_per_pair():
+    bs = buffers((256, 0, 1), (256, 1, 2), (64, 1, 1))
+    pair(bs[1], bs[0], 0)  # the scratch (b2), live at step 1 too, may overlap neither
+    outcome = plan_outcome(bs, 16)
+    verify_plan(bs, outcome.arena_size, 16, "m")
+    assert outcome.arena_size == outcome.overlap_bound == 256 + 64
+
+
+def test_verifier_rejects_an_overlap_past_the_declared_limit():
+    bs = buffers((256, 0, 1), (256, 1, 2))
+    pair(bs[1], bs[0], -32)
+    bs[0].offset, bs[1].offset = 32, 16  # out starts 16 below in: 16 more than allowed
+    with pytest.raises(TinyAotError, match=r"memory plan is invalid: buffer 'b1' overlaps 'b0' starting -16 bytes "
+                                           r"above it; its kernel allows at most -32"):
+        verify_plan(bs, 288, 16, "m")
+    bs[0].offset, bs[1].offset = 0, 32  # above its input: never declared
+    with pytest.raises(TinyAotError, match=r"buffer 'b1' overlaps 'b0' starting 32 bytes above it"):
+        verify_plan(bs, 288, 16, "m")
+
+
+def test_verifier_rejects_an_overlap_nobody_declared():
+    bs = buffers((256, 0, 1), (256, 1, 2))
+    pair(bs[1], bs[0], -32)
+    bs[2:] = buffers((16, 1, 2))
+    bs[2].name = "s"
+    bs[0].offset, bs[1].offset, bs[2].offset = 32, 0, 0  # s sits inside b1
+    with pytest.raises(TinyAotError, match=r"buffers 'b1' and 's' are live at the same step and overlap"):
+        verify_plan(bs, 288, 16, "m")
+
+
+def test_overlap_bound_follows_a_chain_of_overlaps():
+    """Each output may start at most 64 bytes below its input: four 1024-byte buffers in a
+    chain need 1024 + 3 x 64 (no pair fits side by side below 2048), which the search and
+    the greedy orders reach."""
+    bs = buffers((1024, 0, 1), (1024, 1, 2), (1024, 2, 3), (1024, 3, 4))
+    for out, inp in zip(bs[1:], bs):
+        pair(out, inp, -64)
+    outcome = plan_outcome(bs, 16)
+    verify_plan(bs, outcome.arena_size, 16, "m")
+    assert outcome.overlap_bound == outcome.arena_size == 1024 + 3 * 64 and outcome.lower_bound == 2048
+    found, complete = branch_and_bound(bs, 16, best_size=2048, target=0)
+    assert complete and max(o + 1024 for o in found) == 1024 + 3 * 64
 
 
 def test_plan_picture_draws_every_buffer_and_the_bound(own_model):
@@ -125,7 +188,19 @@ def test_plan_picture_draws_every_buffer_and_the_bound(own_model):
     for b in model.buffers:
         assert f"<title>{b.name}: {b.size} bytes at offset {b.offset}, steps {b.first}-{b.last}</title>" in svg
     assert svg.count("<title>") == len(model.buffers)
-    assert "LB 256</text>" in svg and "fc: arena 256 bytes, lower bound 256 bytes (branch and bound)" in svg
+    assert "LB 256</text>" in svg and "fc: arena 256 bytes, lower bound 256 bytes</text>" in svg
+    assert "planned by branch and bound</text>" in svg and "overlap-aware" not in svg
+
+
+def test_plan_picture_shows_overlaps_and_both_bounds(own_model):
+    from tinyaot.planner.svg import plan_svg
+    svg = plan_svg(compile_model(own_model("ds_cnn_kws"), Options("kws")))
+    assert "kws: arena 10048 bytes, lower bound 16000 bytes, overlap-aware 10048 bytes</text>" in svg
+    assert "LB 16000</text>" in svg and "overlap-aware bound 10048</text>" in svg
+    # conv3 (8000 bytes) -> dw6, 384 bytes lower: they share 7616 bytes at step 1.
+    assert ("<title>dw6 written over conv3: 7616 bytes shared at step 1 (starts -384 bytes after it, "
+            "kernel allows -384)</title>") in svg
+    assert svg.count('fill="url(#shared)"') == 9  # 4 depthwise, 4 pointwise, the average pool
 
 
 def test_cli_writes_the_plan_picture(own_model, tmp_path):
@@ -137,4 +212,5 @@ def test_cli_writes_the_plan_picture(own_model, tmp_path):
                             env={"PYTHONPATH": str(Path(__file__).parents[2] / "python")})
     assert result.returncode == 0, result.stderr
     assert f"plan picture: {out / 'kws.plan.svg'}" in result.stdout
-    assert (out / "kws.plan.svg").read_text().count("<title>") == len(json.loads((out / "kws.json").read_text())["plan"])
+    plan = json.loads((out / "kws.json").read_text())["plan"]
+    assert (out / "kws.plan.svg").read_text().count(" bytes at offset ") == len(plan)

@@ -270,11 +270,14 @@ class _CodegenContext:
             "arena_group": m.options.arena_group,
             "arena_size": m.arena_size,
             "lower_bound": m.lower_bound,
+            "overlap_bound": m.plan.overlap_bound,
             "state_size": m.state_size,
             "notes": m.notes,
             "planner": {"strategy": m.plan.strategy, "proven_optimal": m.plan.proven_optimal},
             "plan": [{"name": b.name, "tensor": b.tensor, "offset": b.offset, "size": b.size,
-                      "first_step": b.first, "last_step": b.last} for b in m.buffers],
+                      "first_step": b.first, "last_step": b.last,
+                      "may_overlap": [{"input": g.tensors[t].name, "tensor": t, "limit": d}
+                                      for t, d in sorted(b.overlaps.items())]} for b in m.buffers],
             "weights": {s: g.tensors[t].nbytes for t, s in sorted(self.weights.items())},
             "weight_bytes": sum(g.tensors[t].nbytes for t in self.weights),
             # Flash beside the weights: tables computed at compile time.

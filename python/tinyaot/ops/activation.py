@@ -11,6 +11,7 @@ import math
 
 import numpy as np
 
+from tinyaot.ops import overlap
 from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, TensorRef
 from tinyaot.ops.elementwise import broadcast_table, checked_broadcast
 from tinyaot.quant import quantize_multiplier, quantize_value, requantize_multiplier
@@ -109,7 +110,8 @@ def _lower_logistic_or_tanh(ctx, tanh):
         "input_multiplier": multiplier,
         "input_shift": shift,
     })
-    return [KernelCall("tinyaot_logistic_s8", [params, TensorRef(inp.index), TensorRef(out.index)])]
+    return [KernelCall("tinyaot_logistic_s8", [params, TensorRef(inp.index), TensorRef(out.index)],
+                       overlaps=overlap.elementwise(inp, out))]
 
 
 def lower_logistic(ctx):
@@ -143,7 +145,8 @@ def lower_leaky_relu(ctx):
         "alpha_multiplier": alpha_multiplier,
         "alpha_shift": alpha_shift,
     })
-    return [KernelCall("tinyaot_leaky_relu_s8", [params, TensorRef(inp.index), TensorRef(out.index)])]
+    return [KernelCall("tinyaot_leaky_relu_s8", [params, TensorRef(inp.index), TensorRef(out.index)],
+                       overlaps=overlap.elementwise(inp, out))]
 
 
 def _relu_common(ctx):
@@ -183,7 +186,8 @@ def lower_relu(ctx):
         "act_min": max(-128, out.zero_point),  # zero point + roundf(0 / scale)
         "act_max": 127,
     })
-    return [KernelCall("tinyaot_relu_s8", [params, TensorRef(inp.index), TensorRef(out.index)])]
+    return [KernelCall("tinyaot_relu_s8", [params, TensorRef(inp.index), TensorRef(out.index)],
+                       overlaps=overlap.elementwise(inp, out))]
 
 
 def lower_relu6(ctx):
@@ -202,7 +206,8 @@ def lower_relu6(ctx):
         "act_min": inp.zero_point,
         "act_max": six,
     })
-    return [KernelCall("tinyaot_relu_s8", [params, TensorRef(inp.index), TensorRef(out.index)])]
+    return [KernelCall("tinyaot_relu_s8", [params, TensorRef(inp.index), TensorRef(out.index)],
+                       overlaps=overlap.elementwise(inp, out))]
 
 
 def _int16_multiplier(multiplier):
@@ -238,7 +243,8 @@ def lower_hard_swish(ctx):
         "reluish_multiplier": _int16_multiplier(relu_m),
         "reluish_exponent": relu_e,
     })
-    return [KernelCall("tinyaot_hard_swish_s8", [params, TensorRef(inp.index), TensorRef(out.index)])]
+    return [KernelCall("tinyaot_hard_swish_s8", [params, TensorRef(inp.index), TensorRef(out.index)],
+                       overlaps=overlap.elementwise(inp, out))]
 
 
 def lower_prelu(ctx):

@@ -47,6 +47,9 @@ class KernelCall:
     args: list  # TensorRef | ScratchRef | ParamStruct | ParamArray | int | "NULL"
     scratch: list = field(default_factory=list)  # bytes of each scratch buffer
     header: str | None = None  # kernels/<header> declares it; default <kernel>.h
+    # [(input tensor, output tensor, D)]: from the kernel's read/write order, the output may
+    # share bytes with the input when it starts at most D bytes after it (see ops/overlap.py).
+    overlaps: list = field(default_factory=list)
 
     @property
     def header_file(self):

@@ -6,6 +6,7 @@ activation range) is computed here, the way TFLM computes it, and passed to the
 kernel as constants.
 """
 
+from tinyaot.ops import overlap
 from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, TensorRef
 from tinyaot.quant import fold_input_offset, per_channel_multipliers
 
@@ -149,10 +150,12 @@ def _conv_call(ctx, kernel, ctype, inp, weights, bias, out, own_fields, fold_axi
                                                            quant["input_offset"], channel_axis=fold_axis))
     else:
         bias_arg = TensorRef(bias.index) if bias is not None else "NULL"
+    overlaps = (overlap.depthwise(inp, out, geometry, own_fields["depth_multiplier"])
+                if "depth_multiplier" in own_fields else overlap.convolution(inp, out, geometry))
     return [KernelCall(kernel, [
         params, multipliers, shifts, TensorRef(inp.index), TensorRef(weights.index),
         bias_arg, TensorRef(out.index),
-    ])]
+    ], overlaps=overlaps)]
 
 
 def _conv_1x1_call(ctx, inp, weights, bias, out):
@@ -173,7 +176,7 @@ def _conv_1x1_call(ctx, inp, weights, bias, out):
     return [KernelCall("tinyaot_conv2d_1x1_s8", [
         params, multipliers, shifts, TensorRef(inp.index), TensorRef(weights.index),
         ParamArray("int32_t", folded_bias), TensorRef(out.index),
-    ])]
+    ], overlaps=overlap.pointwise(inp, out, geometry["stride_h"], geometry["stride_w"]))]
 
 
 def lower_conv(ctx):

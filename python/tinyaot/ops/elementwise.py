@@ -12,6 +12,7 @@ worked out here, with dimensions merged wherever they walk memory alike.
 
 import numpy as np
 
+from tinyaot.ops import overlap
 from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, TensorRef
 from tinyaot.quant import float_activation_range, requantize_multiplier
 
@@ -106,7 +107,10 @@ def _binary_call(ctx, kernel, ctype, a, b, out, shape, rescale_fields):
         "act_max": act_max,
     })
     walk = [ParamArray("int32_t", np.array(d, np.int32)) for d in (dims, sa, sb)]
-    return [KernelCall(kernel, [params, *walk, TensorRef(a.index), TensorRef(b.index), TensorRef(out.index)])]
+    # An input of the output's shape is walked forward with it; a broadcast one is re-read.
+    overlaps = [d for t in (a, b) if tuple(t.shape) == tuple(out.shape) for d in overlap.elementwise(t, out)]
+    return [KernelCall(kernel, [params, *walk, TensorRef(a.index), TensorRef(b.index), TensorRef(out.index)],
+                       overlaps=overlaps)]
 
 
 def _multiplier_below_one(ctx, real, what, tensor):

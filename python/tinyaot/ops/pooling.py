@@ -4,6 +4,7 @@ Like TFLM, pooling never requantizes: input and output must share scale and
 zero point (TFLM's Prepare refuses the model otherwise).
 """
 
+from tinyaot.ops import overlap
 from tinyaot.ops.base import KernelCall, ParamStruct, TensorRef
 from tinyaot.ops.conv import expect_output_scale, expect_rank4, window_geometry
 
@@ -42,7 +43,8 @@ def _lower(ctx, kernel):
         **geometry,
         "act_min": act_min, "act_max": act_max,
     })
-    return [KernelCall(kernel, [params, TensorRef(inp.index), TensorRef(out.index)])]
+    return [KernelCall(kernel, [params, TensorRef(inp.index), TensorRef(out.index)],
+                       overlaps=overlap.pooling(inp, out, geometry))]
 
 
 def lower_average_pool(ctx):

@@ -6,6 +6,7 @@ dequantize_common.cc support them.
 import numpy as np
 
 from tinyaot.ir import DTYPES
+from tinyaot.ops import overlap
 from tinyaot.ops.base import KernelCall, ParamStruct, TensorRef
 from tinyaot.quant import INT_RANGES, requantize_multiplier
 
@@ -69,7 +70,8 @@ def lower_quantize(ctx):
         "out_min": lo,
         "out_max": hi,
     })
-    return [KernelCall("tinyaot_quantize_int", [params, TensorRef(inp.index), TensorRef(out.index)])]
+    return [KernelCall("tinyaot_quantize_int", [params, TensorRef(inp.index), TensorRef(out.index)],
+                       overlaps=overlap.elementwise(inp, out))]
 
 
 def lower_dequantize(ctx):

@@ -2,10 +2,11 @@
 
 A step is an operator's position in the execution order. A buffer is live from
 the step that writes it to the last step that reads it, both included, so an
-operator's inputs and outputs never share bytes.
+operator's inputs and outputs share no bytes, unless the operator's kernel
+declares that its output may overlap an input (see Buffer.overlaps).
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass
@@ -16,15 +17,20 @@ class Buffer:
     last: int
     tensor: int | None = None  # root tensor index, None for scratch
     offset: int | None = None  # set by the planner
+    # {input buffer's root tensor: D}: this buffer, written by the step at which that input
+    # is read for the last time, may share bytes with it if offset - input's offset <= D.
+    overlaps: dict = field(default_factory=dict)
 
     def live_with(self, other):
         return self.first <= other.last and other.first <= self.last
 
 
-def arena_buffers(graph, views, scratch_by_step, inputs_in_arena=False):
+def arena_buffers(graph, views, scratch_by_step, inputs_in_arena=False, overlaps_by_step=None):
     """Returns Buffers for every arena-resident tensor group and scratch buffer.
 
     scratch_by_step: {step: [bytes, ...]} from the lowered kernel calls.
+    overlaps_by_step: {step: [(input tensor, output tensor, D), ...]}: the step's kernel
+    may write the output at most D bytes after the input's start over the input.
     Inputs in the arena are live from step 0: they are written before run().
     """
     external = set(graph.outputs) | (set() if inputs_in_arena else set(graph.inputs))
@@ -44,7 +50,22 @@ def arena_buffers(graph, views, scratch_by_step, inputs_in_arena=False):
             spans[r] = (min(first, op.index), max(last, op.index))
     buffers = [Buffer(graph.tensors[r].name, graph.tensors[r].nbytes, first, last, tensor=r)
                for r, (first, last) in sorted(spans.items())]
+    _allow_overlaps(buffers, views, overlaps_by_step or {})
     for step, sizes in sorted(scratch_by_step.items()):
         for k, size in enumerate(sizes):
             buffers.append(Buffer(f"scratch:op{step}:{k}", size, step, step))
     return buffers
+
+
+def _allow_overlaps(buffers, views, overlaps_by_step):
+    """Records a declared overlap where it is safe for the whole buffer: the input's
+    storage is read for the last time at that step and the output's is first written
+    there (views share their root's storage, so lifetimes are per root). D is capped at
+    0 (output at or below the input), the only case the planner's search relies on."""
+    by_root = {b.tensor: b for b in buffers if b.tensor is not None}
+    for step, pairs in overlaps_by_step.items():
+        for inp, out, limit in pairs:
+            a, b = by_root.get(views.root_of(inp)), by_root.get(views.root_of(out))
+            if a is None or b is None or a is b or a.last != step or b.first != step:
+                continue
+            b.overlaps[a.tensor] = min(limit, 0, b.overlaps.get(a.tensor, 0))

@@ -6,9 +6,14 @@ taking buffers in order of offset, each at 0 or on the top of one already placed
 the search branches over those choices (offsets never decreasing, ties in buffer
 order) and prunes every branch that cannot beat the best arena found. A node
 budget, not a clock, bounds it, so the same input always gives the same answer.
+
+With declared overlaps (an output may start at most D <= 0 bytes above its input),
+an input pushed down may also come to rest where the rule stops it: D bytes below
+its output's offset, which is at or above the output's, so the output is placed
+first and that offset is a candidate too.
 """
 
-from tinyaot.planner.greedy import align_up
+from tinyaot.planner.greedy import align_down, align_up, forbidden_offsets, overlap_limit
 
 
 def branch_and_bound(buffers, alignment, best_size, target, node_budget=200_000):
@@ -18,12 +23,19 @@ def branch_and_bound(buffers, alignment, best_size, target, node_budget=200_000)
     n = len(buffers)
     sizes = [align_up(b.size, alignment) for b in buffers]
     conflicts = [[j for j in range(n) if j != i and buffers[i].live_with(buffers[j])] for i in range(n)]
+    # (input, output, -align_down(D)): the input may rest that far above its placed output.
+    rests = [(i, j, -align_down(declared[2], alignment)) for i in range(n) for j in conflicts[i]
+             for declared in [overlap_limit(buffers[i], buffers[j])] if declared and declared[1] is buffers[i]]
     offsets = [None] * n
     state = {"best": best_size, "found": None, "nodes": 0}
 
     def fits(i, at):
-        return all(offsets[j] is None or at + sizes[i] <= offsets[j] or offsets[j] + sizes[j] <= at
-                   for j in conflicts[i])
+        for j in conflicts[i]:
+            if offsets[j] is not None:
+                lo, hi = forbidden_offsets(buffers[i], sizes[i], buffers[j], sizes[j], offsets[j])
+                if lo < at < hi:
+                    return False
+        return True
 
     def search(floor, last_index, top, left):
         if state["nodes"] >= node_budget:
@@ -33,6 +45,7 @@ def branch_and_bound(buffers, alignment, best_size, target, node_budget=200_000)
             state["best"], state["found"] = top, list(offsets)
             return
         candidates = {0} | {offsets[j] + sizes[j] for j in range(n) if offsets[j] is not None}
+        candidates |= {offsets[j] + rest for i, j, rest in rests if offsets[j] is not None and offsets[i] is None}
         for at in sorted(c for c in candidates if c >= floor):
             for i in sorted(left):
                 if at == floor and i < last_index:

@@ -7,7 +7,7 @@ or first fit. Ties keep the earlier strategy, so the result is deterministic.
 
 from dataclasses import dataclass
 
-from tinyaot.planner.greedy import align_up, arena_size, lower_bound, place
+from tinyaot.planner.greedy import align_up, arena_size, lower_bound, overlap_bound, place
 from tinyaot.planner.search import branch_and_bound
 
 
@@ -19,6 +19,9 @@ ORDERS = {
     "size": lambda bs: sorted(bs, key=lambda b: (-b.size, b.first, b.name)),
     "conflicts": lambda bs: sorted(bs, key=lambda b: (-_overlap_bytes(b, bs), -b.size, b.name)),
     "first step": lambda bs: sorted(bs, key=lambda b: (b.first, -b.size, b.name)),
+    # Outputs overlap their inputs from below: a chain of them is built from its end up.
+    "last step": lambda bs: sorted(bs, key=lambda b: (-b.last, -b.size, b.name)),
+    "size, last step first": lambda bs: sorted(bs, key=lambda b: (-b.size, -b.last, b.name)),
     "lifetime": lambda bs: sorted(bs, key=lambda b: (-(b.last - b.first), -b.size, b.name)),
     "area": lambda bs: sorted(bs, key=lambda b: (-b.size * (b.last - b.first + 1), b.name)),
 }
@@ -28,24 +31,35 @@ FITS = ("best", "first")
 @dataclass
 class PlanOutcome:
     arena_size: int
-    lower_bound: int
+    lower_bound: int  # classic: the largest sum of aligned sizes live at one step
     strategy: str  # e.g. "greedy by size, best fit" or "branch and bound"
-    proven_optimal: bool  # nothing smaller exists for these lifetimes and sizes
+    proven_optimal: bool  # nothing smaller exists for these lifetimes, sizes and declared overlaps
+    overlap_bound: int | None = None  # the bound that counts declared overlaps (<= lower_bound)
+
+    @property
+    def bound(self):
+        return self.lower_bound if self.overlap_bound is None else self.overlap_bound
 
     def note(self):
         """One line for the JSON and inspect."""
-        if self.arena_size == self.lower_bound:
-            return f"planned by {self.strategy}: at the lower bound, optimal"
-        proof = ("proven optimal by exhaustive search: no placement of these lifetimes reaches the lower bound"
+        which = "lower bound" if self.bound == self.lower_bound else "overlap-aware lower bound"
+        below = ("" if self.bound == self.lower_bound else
+                 f" ({self.lower_bound - self.arena_size} bytes below the classic lower bound {self.lower_bound}: "
+                 "outputs overlap inputs where kernels declare it)" if self.arena_size < self.lower_bound else
+                 f" (classic lower bound {self.lower_bound})")
+        if self.arena_size == self.bound:
+            return f"planned by {self.strategy}: at the {which}, optimal{below}"
+        proof = (f"proven optimal by exhaustive search: no placement of these lifetimes reaches the {which}"
                  if self.proven_optimal else
                  "not proven optimal (the exact search ran out of its node budget)")
         return (f"planned by {self.strategy}: arena is {self.arena_size} bytes, "
-                f"{self.arena_size - self.lower_bound} above the lower bound {self.lower_bound}; {proof}")
+                f"{self.arena_size - self.bound} above the {which} {self.bound}{below}; {proof}")
 
 
 def plan(buffers, alignment, node_budget=200_000):
     """Sets every buffer's offset; returns a PlanOutcome."""
-    bound = lower_bound(buffers, alignment)
+    classic = lower_bound(buffers, alignment)
+    bound = overlap_bound(buffers, alignment)
     best = None
     for order_name, order in ORDERS.items():
         for fit in FITS:
@@ -66,4 +80,4 @@ def plan(buffers, alignment, node_budget=200_000):
         proven = complete or size == bound
     for b, offset in zip(buffers, offsets):
         b.offset = offset
-    return PlanOutcome(arena_size(buffers, alignment), bound, strategy, proven)
+    return PlanOutcome(arena_size(buffers, alignment), classic, strategy, proven, bound)

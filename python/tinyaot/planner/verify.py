@@ -4,6 +4,8 @@ from tinyaot.errors import TinyAotError
 
 
 def verify_plan(buffers, arena_size, alignment, source):
+    """Buffers live at one step share no byte, except an output and an input whose kernel
+    declared it (Buffer.overlaps): then the output starts at most D bytes above the input."""
     def fail(message):
         raise TinyAotError(f"internal error, memory plan is invalid: {message}", file=source)
 
@@ -14,5 +16,14 @@ def verify_plan(buffers, arena_size, alignment, source):
             fail(f"buffer '{b.name}' ends at {b.offset + b.size}, past the {arena_size}-byte arena")
     for i, a in enumerate(buffers):
         for b in buffers[i + 1:]:
-            if a.live_with(b) and a.offset < b.offset + b.size and b.offset < a.offset + a.size:
+            if not (a.live_with(b) and a.offset < b.offset + b.size and b.offset < a.offset + a.size):
+                continue
+            for out, inp in ((a, b), (b, a)):
+                limit = out.overlaps.get(inp.tensor) if inp.tensor is not None else None
+                if limit is not None and out.first == inp.last:
+                    if out.offset - inp.offset > limit:
+                        fail(f"buffer '{out.name}' overlaps '{inp.name}' starting {out.offset - inp.offset} bytes "
+                             f"above it; its kernel allows at most {limit}")
+                    break
+            else:
                 fail(f"buffers '{a.name}' and '{b.name}' are live at the same step and overlap")

@@ -1,0 +1,101 @@
+"""How far a portable kernel's output may overlap its input, from the kernel's own
+read/write order (see KernelCall.overlaps).
+
+A limit D says: with the output placed at input + d, every d <= D is safe, i.e. each
+output byte is written only after the last read of the input byte it lands on. For a
+kernel that walks output positions in order, that holds when, for every input byte i
+that is read, D <= i - t(i), t(i) being the first output byte written at or after the
+last read of i. tests/host/test_overlap*.py run every declaring kernel in C at every
+allowed d (and just past the limit where it is tight); a kernel whose loop order
+changes must keep them passing, by changing the declaration here if need be.
+The CMSIS-NN backend's kernels declare nothing: their order is not ours to prove.
+"""
+
+import numpy as np
+
+
+def _declared(inp, out, limit):
+    """[(input, output, D)], or [] when the output cannot overlap at all."""
+    if limit is None or limit <= -out.nbytes:
+        return []
+    return [(inp.index, out.index, int(min(limit, 0)))]
+
+
+def elementwise(inp, out):
+    """A forward walk reading element k of the input before writing element k of the
+    output, elements of one size: the output may start at the input (D = 0)."""
+    same = inp.num_elements == out.num_elements and inp.nbytes == out.nbytes and tuple(inp.shape) == tuple(out.shape)
+    return _declared(inp, out, 0) if same else []
+
+
+def _last_reader(size, out_size, taps, stride, dilation, pad):
+    """Per input position on one axis, the last output position whose window reads it
+    (taps outside the input are skipped), or -1."""
+    y = np.arange(size)
+    last = np.full(size, -1)
+    for f in range(taps):
+        start = y + pad - f * dilation
+        ok = (start >= 0) & (start % stride == 0) & (start // stride < out_size)
+        last = np.where(ok, np.maximum(last, start // stride), last)
+    return last
+
+
+def _limit(in_shape, out_shape, rows, cols, channel_first_write, out_pixel_bytes_of):
+    """min over read input bytes of i - t(i) (see the module doc) for an NHWC kernel
+    whose output pixels come in raster order, one batch after another. rows/cols: the
+    last output row/column reading each input row/column (-1: never read);
+    channel_first_write[c]: t's offset within the last reading pixel's output, per
+    input channel; out_pixel_bytes_of(p): where output pixel p (in its image) starts,
+    or that of the next pixel group when writes of a group interleave with its reads."""
+    batches, h, w, ci = in_shape
+    _, oh, ow, co = out_shape
+    y, x, c = np.meshgrid(np.arange(h), np.arange(w), np.arange(ci), indexing="ij")
+    read = (rows[y] >= 0) & (cols[x] >= 0)
+    if not read.any():
+        return None
+    i = (y * w + x) * ci + c
+    t = out_pixel_bytes_of(rows[y] * ow + cols[x]) + np.asarray(channel_first_write)[c]
+    limit = int((i - t)[read].min())
+    # Later images: input and output advance by one image each.
+    return limit + min(0, (batches - 1) * (h * w * ci - oh * ow * co))
+
+
+def window_kernel(inp, out, geometry, channel_first_write):
+    """Depthwise convolution, pooling, convolution: output pixels in raster order, each
+    from a window of input pixels."""
+    g = geometry
+    rows = _last_reader(inp.shape[1], g["output_h"], g["filter_h"], g["stride_h"], g.get("dilation_h", 1), g["pad_h"])
+    cols = _last_reader(inp.shape[2], g["output_w"], g["filter_w"], g["stride_w"], g.get("dilation_w", 1), g["pad_w"])
+    co = out.shape[3]
+    return _declared(inp, out, _limit(inp.shape, out.shape, rows, cols, channel_first_write, lambda p: p * co))
+
+
+def depthwise(inp, out, geometry, depth_multiplier):
+    """tinyaot_depthwise_conv2d_s8 reads every tap of output channels oc and oc + 1 (a
+    pair from oc = 0), then writes both; input channel c feeds output channels
+    c * multiplier ... c * multiplier + multiplier - 1."""
+    last = np.arange(inp.shape[3]) * depth_multiplier + depth_multiplier - 1
+    return window_kernel(inp, out, geometry, last // 2 * 2)
+
+
+def pooling(inp, out, geometry):
+    """tinyaot_avg_pool_s8 / tinyaot_max_pool_s8 reduce one channel's window, then write it."""
+    return window_kernel(inp, out, geometry, np.arange(inp.shape[3]))
+
+
+def convolution(inp, out, geometry):
+    """tinyaot_conv2d_s8 reads an output pixel's window again for each pair of filters and
+    writes between: a pixel's input is safe to overwrite only from the next pixel on."""
+    return window_kernel(inp, out, geometry, np.full(inp.shape[3], out.shape[3]))
+
+
+def pointwise(inp, out, stride_h, stride_w):
+    """tinyaot_conv2d_1x1_s8 computes output pixels two at a time, each output channel
+    pair written while the pair's input is still being read: a pair's input is safe to
+    overwrite only from the next pair's output on."""
+    _, h, w, _ = inp.shape
+    _, oh, ow, co = out.shape
+    rows = np.where((np.arange(h) % stride_h == 0) & (np.arange(h) // stride_h < oh), np.arange(h) // stride_h, -1)
+    cols = np.where((np.arange(w) % stride_w == 0) & (np.arange(w) // stride_w < ow), np.arange(w) // stride_w, -1)
+    next_pair = lambda p: np.minimum((p // 2 * 2 + 2) * co, oh * ow * co)  # noqa: E731
+    return _declared(inp, out, _limit(inp.shape, out.shape, rows, cols, np.zeros(inp.shape[3], np.int64), next_pair))

@@ -1,0 +1,230 @@
+"""Proof of every declared overlap (ops/overlap.py): each kernel that declares how far
+its output may overlap an input runs in C, under ASan/UBSan, with the output placed at
+every allowed distance d from the input in one buffer (and just past the limit), over
+seeded random shapes and parameters; the result must equal, byte for byte, the run with
+separate buffers, which must equal TFLM's.
+
+A kernel whose read/write order changes so that a declared overlap no longer holds
+fails here: then correct its declaration in ops/overlap.py, not this test.
+"""
+
+import os
+import subprocess
+
+import numpy as np
+import pytest
+
+from tinyaot.codegen.emit import emit
+from tinyaot.compiler import Options, compile_model
+from tinyaot.host import SANITIZE_FLAGS, WARNING_FLAGS
+from tinyaot.modelbuilder import ModelBuilder
+from tinyaot.oracle import random_inputs, tflm_interpreter
+from tinyaot.ops.conv import PADDING_SAME, PADDING_VALID, out_size
+from tinyaot.testing.models_conv import conv, depthwise, pool
+
+CASES = 8  # per family
+
+
+def _geometry(rng, image, max_filter=3):
+    filt = tuple(int(v) for v in rng.integers(1, max_filter + 1, 2))
+    stride = tuple(int(v) for v in rng.integers(1, 3, 2))
+    dilation = tuple(int(v) for v in rng.integers(1, 3, 2))
+    padding = int(rng.choice([PADDING_SAME, PADDING_VALID]))
+    out = tuple(out_size(padding, image[i], filt[i], stride[i], dilation[i]) for i in range(2))
+    return filt, stride, dilation, padding, out
+
+
+def _image(rng, max_side=7, max_ch=6):
+    return (int(rng.integers(1, 3)), int(rng.integers(1, max_side + 1)), int(rng.integers(1, max_side + 1)),
+            int(rng.integers(1, max_ch + 1)))
+
+
+def _window_model(rng, family):
+    while True:
+        b, h, w, c = _image(rng)
+        filt, stride, dilation, padding, (oh, ow) = _geometry(rng, (h, w))
+        if family == "pointwise":
+            filt, dilation, padding, (oh, ow) = (1, 1), (1, 1), PADDING_VALID, ((h - 1) // stride[0] + 1,
+                                                                                 (w - 1) // stride[1] + 1)
+        if family in ("avg_pool", "max_pool"):
+            dilation = (1, 1)
+            (oh, ow) = (out_size(padding, h, filt[0], stride[0], 1), out_size(padding, w, filt[1], stride[1], 1))
+        if family == "conv" and filt == (1, 1):
+            continue  # a 1x1 filter without groups is the pointwise kernel's
+        if oh >= 1 and ow >= 1:
+            break
+    mb = ModelBuilder()
+    q = (float(rng.uniform(0.01, 0.1)), int(rng.integers(-20, 20)))
+    x = mb.input("x", "int8", [b, h, w, c], scale=q[0], zero_point=q[1])
+    geometry = dict(padding=padding, stride=stride)
+    if family == "depthwise":
+        mult = int(rng.integers(1, 4))
+        y, _ = depthwise(mb, rng, x, q, [b, oh, ow, c * mult], filt, multiplier=mult, dilation=dilation,
+                         out_zp=int(rng.integers(-10, 10)), **geometry)
+    elif family in ("conv", "pointwise"):
+        out_ch = int(rng.integers(1, 9))
+        y, _ = conv(mb, rng, x, q, [b, oh, ow, out_ch], filt, dilation=dilation, out_zp=int(rng.integers(-10, 10)),
+                    **geometry)
+    else:
+        y = pool(mb, "AVERAGE_POOL_2D" if family == "avg_pool" else "MAX_POOL_2D", x, q, [b, oh, ow, c], filt,
+                 **geometry)
+    mb.output(y)
+    return mb.build()
+
+
+def _elementwise_model(rng, family):
+    shape = [int(v) for v in rng.integers(1, 6, int(rng.integers(1, 5)))]
+    mb = ModelBuilder()
+    in_scale, in_zp = float(rng.uniform(0.005, 0.1)), int(rng.integers(-50, 50))
+    x = mb.input("x", "int8", shape, scale=in_scale, zero_point=in_zp)
+    out_q = dict(scale=float(rng.uniform(0.005, 0.1)), zero_point=int(rng.integers(-50, 50)))
+    if family == "logistic":
+        out_q = dict(scale=1.0 / 256, zero_point=-128)
+    elif family == "tanh":
+        out_q = dict(scale=1.0 / 128, zero_point=0)
+    elif family == "hard_swish":
+        out_q = dict(scale=in_scale * float(rng.uniform(0.5, 2.0)), zero_point=int(rng.integers(-50, 50)))
+    y = mb.tensor("y", "int8", shape, **out_q)
+    if family in ("add", "mul"):
+        other = mb.input("x2", "int8", shape, scale=float(rng.uniform(0.005, 0.1)),
+                         zero_point=int(rng.integers(-50, 50)))
+        mb.op(family.upper(), [x, other], [y], "AddOptions" if family == "add" else "MulOptions")
+    elif family == "leaky_relu":
+        mb.op("LEAKY_RELU", [x], [y], "LeakyReluOptions", alpha=float(rng.uniform(0.05, 0.5)))
+    else:
+        mb.op({"relu": "RELU", "relu6": "RELU6", "logistic": "LOGISTIC", "tanh": "TANH", "hard_swish": "HARD_SWISH",
+               "quantize": "QUANTIZE"}[family], [x], [y])
+    mb.output(y)
+    return mb.build()
+
+
+WINDOW = ["depthwise", "conv", "pointwise", "avg_pool", "max_pool"]
+ELEMENTWISE = ["relu", "relu6", "logistic", "tanh", "leaky_relu", "hard_swish", "quantize", "add", "mul"]
+# Declared from the exact order (reads before writes of each channel or element): one
+# byte further must break some case. conv/pointwise declare per pixel (pair), safely short.
+TIGHT = {"depthwise", "avg_pool", "max_pool", *ELEMENTWISE}
+
+DRIVER = r"""
+#include <stdio.h>
+#include <string.h>
+%(includes)s
+
+/* Runs case `model` with input `k` copied into big at base and the output at base + d. */
+static int run_at(const struct tinyaot_model *model, void **inputs, const int8_t *data, unsigned k,
+                  unsigned in_bytes, unsigned out_bytes, int8_t *big, long base, long d, const int8_t *ref)
+{
+    void *ins[4];
+    void *outs[1];
+    unsigned i;
+    for (i = 0; i < model->num_inputs; i++) {
+        ins[i] = inputs[i];
+    }
+    memcpy(big + base, data, in_bytes);
+    ins[k] = big + base;
+    outs[0] = big + base + d;
+    if (model->run(ins, outs) != 0) {
+        return -1;
+    }
+    return memcmp(big + base + d, ref, out_bytes) != 0;
+}
+
+int main(void)
+{
+%(body)s
+    return 0;
+}
+"""
+
+CASE = r"""
+    {
+%(data)s
+        static int8_t ref[%(out)d];
+        static int8_t big[%(big)d];
+        void *inputs[] = {%(inputs)s};
+        void *outs[] = {ref};
+        long d;
+        unsigned i;
+        if (tinyaot_%(name)s_model.run(inputs, outs) != 0) {
+            return 1;
+        }
+        printf("%(name)s ref");
+        for (i = 0; i < %(out)d; i++) {
+            printf(" %%d", ref[i]);
+        }
+        printf("\n");
+        for (d = %(d_min)d; d <= %(d_max)d; d++) {
+            if (run_at(&tinyaot_%(name)s_model, inputs, in%(k)d, %(k)d, %(in)d, %(out)d, big, %(base)d, d, ref)) {
+                printf("%(name)s differs %%ld\n", d);
+            }
+        }
+    }
+"""
+
+
+def _c_bytes(values):
+    return ", ".join(str(int(v)) for v in np.asarray(values).reshape(-1).view(np.int8))
+
+
+def _run_family(family, tmp_path):
+    """{case: (declared D, TFLM output, separate-buffer output, distances that differ)}."""
+    rng = np.random.default_rng(sum(map(ord, family)))
+    cases, body, includes = {}, [], []
+    for n in range(CASES):
+        name = f"{family}{n}"
+        path = tmp_path / f"{name}.tflite"
+        path.write_bytes((_window_model if family in WINDOW else _elementwise_model)(rng, family))
+        model = compile_model(path, Options(name))
+        (op, calls), = model.calls
+        declared = calls[0].overlaps
+        if not declared:
+            continue
+        emit(model, tmp_path)
+        interp = tflm_interpreter(path)
+        specs = [{"dtype": model.graph.tensors[t].dtype, "shape": model.graph.tensors[t].shape}
+                 for t in model.graph.inputs]
+        inputs = random_inputs(specs, rng)
+        for i, x in enumerate(inputs):
+            interp.set_input(x, i)
+        interp.invoke()
+        in_t, _, limit = declared[0]
+        k = list(op.inputs).index(in_t)
+        in_bytes, out_bytes = inputs[k].nbytes, model.graph.tensors[op.outputs[0]].nbytes
+        cases[name] = (limit, interp.get_output(0).reshape(-1), None, [])
+        data = "\n".join(f"        static int8_t in{i}[{x.nbytes}] = {{{_c_bytes(x)}}};" for i, x in enumerate(inputs))
+        body.append(CASE % dict(name=name, data=data, out=out_bytes, **{"in": in_bytes}, k=k, base=out_bytes,
+                                big=out_bytes + max(in_bytes, limit + 1 + out_bytes) + 1,
+                                inputs=", ".join(f"in{i}" for i in range(len(inputs))),
+                                d_min=-(out_bytes - 1), d_max=limit + 1))
+        includes.append(f'#include "{name}.c"')
+    driver = tmp_path / "driver.c"
+    driver.write_text(DRIVER % dict(includes="\n".join(includes), body="".join(body)))
+    exe = tmp_path / "driver"
+    cc = os.environ.get("CC", "cc")
+    # -O2 as the firmware: the compiler may reorder only what aliasing rules allow.
+    subprocess.run([cc, *WARNING_FLAGS, "-Wno-unused-function", "-O2", "-g", *SANITIZE_FLAGS, "-I", str(tmp_path),
+                    str(driver), "-o", str(exe)], check=True, capture_output=True, text=True)
+    result = subprocess.run([str(exe)], capture_output=True, text=True,
+                            env=dict(os.environ, ASAN_OPTIONS="detect_leaks=0"))
+    assert result.returncode == 0, result.stderr[-3000:]
+    for line in result.stdout.splitlines():
+        name, what, *values = line.split()
+        limit, expected, _, differs = cases[name]
+        if what == "ref":
+            cases[name] = (limit, expected, np.array(values, np.int64), differs)
+        else:
+            differs.append(int(values[0]))
+    return cases
+
+
+@pytest.mark.parametrize("family", WINDOW + ELEMENTWISE)
+def test_output_overlapping_the_input_as_declared_changes_nothing(family, tmp_path):
+    cases = _run_family(family, tmp_path)
+    assert len(cases) >= CASES // 2, f"only {len(cases)} of {CASES} random {family} cases declare an overlap"
+    past_limit = 0
+    for name, (limit, expected, separate, differs) in cases.items():
+        assert np.array_equal(separate, expected.astype(np.int64)), f"{name}: separate buffers differ from TFLM"
+        allowed = [d for d in differs if d <= limit]
+        assert not allowed, f"{name}: output at {allowed[:5]} bytes from the input (declared <= {limit}) differs"
+        past_limit += limit + 1 in differs
+    if family in TIGHT:
+        assert past_limit, f"no {family} case breaks one byte past its declared limit: the declaration is loose"
