@@ -247,11 +247,8 @@ def test_person_detect_on_m3_fits_with_inputs_in_arena_and_is_bit_exact(zephyr):
     model = REPO.parent / "shared" / "models" / "tflm_person_detect_int8.tflite"
     if not model.exists():
         pytest.skip(f"{model} is absent (published models live in ../shared/models)")
-    _, log = zephyr.build("serial_inference", "qemu_cortex_m3", "person_detect",
-                          [f"TINYAOT_MODEL={model}"], check=False)
-    assert re.search(r"tinyaot: the link overflowed S?RAM of qemu_cortex_m3 by \d+ B; the app's "
-                     r"models need: tflm_person_detect_int8 arena 55296 \+ state 0 \(\+ 9218 B", log), \
-        log[-3000:]
+    # (Without --inputs-in-arena the classic plan, 55296 bytes, overflowed RAM; the
+    # overlap-aware one, 36880, links either way: test_link_overflow_... covers the message.)
     build_dir, log = zephyr.build("serial_inference", "qemu_cortex_m3", "person_detect_in_arena",
                                   [f"TINYAOT_MODEL={model}", "TINYAOT_GENERATOR_ARGS=--inputs-in-arena"])
     with harness.open_qemu(build_dir / "zephyr" / "zephyr.elf", BOARDS["qemu_cortex_m3"],
