@@ -71,11 +71,13 @@ def window_kernel(inp, out, geometry, channel_first_write):
 
 
 def depthwise(inp, out, geometry, depth_multiplier):
-    """tinyaot_depthwise_conv2d_s8 reads every tap of output channels oc and oc + 1 (a
-    pair from oc = 0), then writes both; input channel c feeds output channels
-    c * multiplier ... c * multiplier + multiplier - 1."""
+    """tinyaot_depthwise_conv2d_s8 writes a pixel's output channels in increasing order,
+    each after every tap it reads (a few channels computed together, then written);
+    input channel c feeds output channels c * multiplier ... c * multiplier +
+    multiplier - 1, so output bytes from the last of them on come after its reads.
+    (With multiplier 1 that is as tight as the kernel's order allows.)"""
     last = np.arange(inp.shape[3]) * depth_multiplier + depth_multiplier - 1
-    return window_kernel(inp, out, geometry, last // 2 * 2)
+    return window_kernel(inp, out, geometry, last)
 
 
 def pooling(inp, out, geometry):
