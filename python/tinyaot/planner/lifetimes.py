@@ -50,22 +50,27 @@ def arena_buffers(graph, views, scratch_by_step, inputs_in_arena=False, overlaps
             spans[r] = (min(first, op.index), max(last, op.index))
     buffers = [Buffer(graph.tensors[r].name, graph.tensors[r].nbytes, first, last, tensor=r)
                for r, (first, last) in sorted(spans.items())]
-    _allow_overlaps(buffers, views, overlaps_by_step or {})
+    _allow_overlaps(buffers, graph, views, overlaps_by_step or {})
     for step, sizes in sorted(scratch_by_step.items()):
         for k, size in enumerate(sizes):
             buffers.append(Buffer(f"scratch:op{step}:{k}", size, step, step))
     return buffers
 
 
-def _allow_overlaps(buffers, views, overlaps_by_step):
+def _allow_overlaps(buffers, graph, views, overlaps_by_step):
     """Records a declared overlap where it is safe for the whole buffer: the input's
-    storage is read for the last time at that step and the output's is first written
-    there (views share their root's storage, so lifetimes are per root). D is capped at
-    0 (output at or below the input), the only case the planner's search relies on."""
+    storage is read for the last time at that step, only through declared inputs (not
+    also as a view read another way), and the output's is first written there (views
+    share their root's storage, so lifetimes are per root). D is capped at 0 (output at
+    or below the input), the only case the planner's search relies on."""
     by_root = {b.tensor: b for b in buffers if b.tensor is not None}
     for step, pairs in overlaps_by_step.items():
+        declared = {inp for inp, _, _ in pairs}
+        readers = [t for t in graph.operators[step].inputs if t >= 0]
         for inp, out, limit in pairs:
             a, b = by_root.get(views.root_of(inp)), by_root.get(views.root_of(out))
             if a is None or b is None or a is b or a.last != step or b.first != step:
+                continue
+            if any(views.root_of(t) == a.tensor and t not in declared for t in readers):
                 continue
             b.overlaps[a.tensor] = min(limit, 0, b.overlaps.get(a.tensor, 0))
