@@ -51,7 +51,8 @@ def show_plan():
     picture = out / "ds_cnn_kws.plan.svg"
     picture.write_text(plan_svg(model))
     print(f"\n== memory plan of the MLPerf Tiny DS-CNN (input in the arena) ==\n  {model.plan.note()}\n"
-          f"  picture: {picture} (x: operator step, y: arena offset; the dashed line is the lower bound)")
+          f"  picture: {picture} (x: operator step, y: arena offset; hatched: bytes an output shares with its "
+          "input; dashed lines: the classic and the overlap-aware lower bounds)")
 
 
 def main():
