@@ -2,9 +2,10 @@
 # (firmware/serial_runner, firmware/tflm_runner and its core). Include it before
 # project(): it picks the Arm toolchain and the board, and gives
 #   TINYAOT_REPO, BOARD, TINYAOT_FIRMWARE_BOARD_DIR
-#   tinyaot_firmware_outputs(<target> <model name> <model json>)
+#   tinyaot_firmware_outputs(<target> <model name> <model json> [<"key": value> ...])
 #       runner.bin after the link, and firmware.json: what the host harness
-#       (python/tinyaot/harness) needs to know about the build
+#       (python/tinyaot/harness) needs to know about the build, plus the
+#       firmware's own fields
 include_guard(GLOBAL)
 
 get_filename_component(TINYAOT_REPO "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
@@ -24,8 +25,12 @@ function(tinyaot_firmware_outputs target model_name model_json)
     VERBATIM)
   # Written at configure time.
   string(REPLACE ";" "\", \"" qemu_args "${TINYAOT_BOARD_QEMU_ARGS}")
+  set(fields "")
+  foreach(field IN LISTS ARGN)
+    string(APPEND fields "  ${field},\n")
+  endforeach()
   file(WRITE "${CMAKE_CURRENT_BINARY_DIR}/firmware.json" "{
-  \"board\": \"${BOARD}\",
+${fields}  \"board\": \"${BOARD}\",
   \"model_name\": \"${model_name}\",
   \"model_json\": \"${model_json}\",
   \"elf\": \"${CMAKE_CURRENT_BINARY_DIR}/runner.elf\",

@@ -73,7 +73,7 @@ uint8_t *tinyaot_port_io_buffer(uint32_t *size)
     return __free_ram_start;
 }
 
-#ifdef TINYAOT_RUNNER_BIND
+#ifdef TINYAOT_RUNNER_BLOB_LINKED
 /* weights_blob.S: the model's weights blob, in its own section. */
 extern const uint8_t tinyaot_runner_blob[];
 extern const uint8_t tinyaot_runner_blob_end[];
@@ -83,7 +83,7 @@ int32_t TINYAOT_RUNNER_BIND(const void *blob, size_t size);
 int main(void)
 {
     board_cycles_init();
-#ifdef TINYAOT_RUNNER_BIND
+#ifdef TINYAOT_RUNNER_BLOB_LINKED
     /* A refused blob leaves the model unbound: every RUN then reports the error. */
     (void)TINYAOT_RUNNER_BIND(tinyaot_runner_blob, (size_t)(tinyaot_runner_blob_end - tinyaot_runner_blob));
 #endif

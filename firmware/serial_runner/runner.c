@@ -25,6 +25,8 @@
 #define CMD_READ_OUTPUT 0x05u
 #define CMD_RESET 0x06u
 #define CMD_PROFILE 0x07u
+#define CMD_BLOB_WRITE 0x08u
+#define CMD_BLOB_BIND 0x09u
 #define RESPONSE 0x80u
 #define MSG_ERROR 0x7Fu
 
@@ -33,6 +35,7 @@
 #define ERR_ARGUMENT 3u
 #define ERR_NO_RAM 4u
 #define ERR_TOO_LONG 5u
+#define ERR_NO_BLOB 6u
 
 static const struct tinyaot_model *model;
 static void *inputs[MAX_TENSORS];
@@ -40,6 +43,17 @@ static void *outputs[MAX_TENSORS];
 static uint32_t io_needed;
 static uint32_t io_size;
 static int io_ok;
+
+#ifdef TINYAOT_RUNNER_BIND
+/*
+ * Weights blob upload (--weights blob models): the RAM the port gave us beyond
+ * the I/O tensors holds the blob the host writes, then binds. Flash would hold
+ * a product's blob; RAM lets one firmware take any number of blobs in turn.
+ */
+int32_t TINYAOT_RUNNER_BIND(const void *blob, size_t size);
+static uint8_t *blob_ram;
+static uint32_t blob_capacity;
+#endif
 
 #ifdef TINYAOT_RUNNER_PROFILE
 /*
@@ -220,6 +234,10 @@ static void setup_io(void)
     if (io_ok && off > 0u) {
         memset(pool, 0, off);
     }
+#ifdef TINYAOT_RUNNER_BIND
+    blob_ram = io_ok ? pool + off : NULL;
+    blob_capacity = io_ok ? io_size - off : 0u;
+#endif
 }
 
 /* Length-prefixed string, cut to fit 255 bytes and `room`. */
@@ -405,6 +423,51 @@ static void do_profile(uint32_t len)
     send_frame(CMD_PROFILE | RESPONSE, reply, 6u + 4u * n);
 }
 
+/*
+ * BLOB_WRITE: `offset u32`, data -> `capacity u32` (bytes of the blob buffer).
+ * BLOB_BIND: `null u8`, `offset u32`, `size u32` -> `status i32`, what bind
+ * returned for the buffer at `offset` (or for NULL).
+ */
+static void do_blob(uint8_t type, uint32_t len)
+{
+#ifdef TINYAOT_RUNNER_BIND
+    uint32_t offset;
+    uint32_t count;
+    int32_t status;
+
+    if (blob_ram == NULL) {
+        send_error(ERR_NO_RAM, type, "not enough RAM for input/output tensors");
+        return;
+    }
+    if (type == CMD_BLOB_WRITE) {
+        offset = len >= 4u ? get_u32(payload) : 0u;
+        count = len >= 4u ? len - 4u : 0u;
+    } else {
+        offset = len == 9u ? get_u32(payload + 1) : 0u;
+        count = len == 9u ? get_u32(payload + 5) : 0u;
+    }
+    if (len < 4u || (type == CMD_BLOB_BIND && len != 9u) || offset > blob_capacity ||
+        count > blob_capacity - offset) {
+        send_error(ERR_ARGUMENT, type, "outside the blob buffer");
+        return;
+    }
+    if (type == CMD_BLOB_WRITE) {
+        /* Unbind first (a refused bind unbinds): a half-written blob never runs. */
+        (void)TINYAOT_RUNNER_BIND(NULL, 0u);
+        memcpy(blob_ram + offset, payload + 4, count);
+        put_u32(reply, blob_capacity);
+        send_frame(CMD_BLOB_WRITE | RESPONSE, reply, 4);
+        return;
+    }
+    status = TINYAOT_RUNNER_BIND(payload[0] != 0u ? NULL : blob_ram + offset, count);
+    put_u32(reply, (uint32_t)status);
+    send_frame(CMD_BLOB_BIND | RESPONSE, reply, 4);
+#else
+    (void)len;
+    send_error(ERR_NO_BLOB, type, "the model's weights are linked in");
+#endif
+}
+
 void tinyaot_runner(const struct tinyaot_model *m)
 {
     model = m;
@@ -432,6 +495,10 @@ void tinyaot_runner(const struct tinyaot_model *m)
             break;
         case CMD_PROFILE:
             do_profile(len);
+            break;
+        case CMD_BLOB_WRITE:
+        case CMD_BLOB_BIND:
+            do_blob((uint8_t)type, len);
             break;
         case CMD_RESET:
             model->reset();

@@ -104,7 +104,9 @@ def build_firmware(board, model=None, name=None, test_mode=None, build_root=None
     inputs_in_arena: generate with --inputs-in-arena (inputs share the arena).
     profile: record the counter at every operator step (Device.profile()).
     weights: "blob" generates with --weights blob, links the blob into a section
-    of its own (.rodata.tinyaot_runner_blob) and binds it at start.
+    of its own (.rodata.tinyaot_runner_blob) and binds it at start; "upload"
+    links no blob: the model starts unbound and the host writes blobs into RAM
+    and binds them (Device.load_blob).
     kernels: the generator's kernel backend; "cmsis-nn" builds CMSIS-NN from
     TINYAOT_CMSIS_NN_DIR (environment).
     Raises ModelTooBig when the model does not fit the board, BuildError otherwise.

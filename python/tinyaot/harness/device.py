@@ -261,6 +261,31 @@ class Device:
     def reset(self):
         self.request(P.CMD_RESET)
 
+    # --- weights blobs (a runner built with weights "upload" or "blob") ---
+
+    def blob_capacity(self):
+        """Bytes of RAM the runner keeps for a blob (what the I/O tensors leave)."""
+        return struct.unpack("<I", self.request(P.CMD_BLOB_WRITE, struct.pack("<I", 0)))[0]
+
+    def write_blob(self, data, offset=0):
+        """Writes data into the runner's blob buffer at offset (unbinding the model)."""
+        capacity = self.blob_capacity()
+        if offset + len(data) > capacity:
+            raise DeviceError(f"{self.description}: a blob of {len(data)} bytes at offset {offset} does not fit"
+                              f" the {capacity} bytes of RAM the runner has for it")
+        chunk = P.MAX_PAYLOAD - 4
+        for pos in range(0, len(data), chunk):
+            self.request(P.CMD_BLOB_WRITE, struct.pack("<I", offset + pos) + data[pos:pos + chunk])
+
+    def bind_blob(self, size, offset=0, null=False):
+        """bind_weights() on the blob buffer at offset (or on NULL); returns its status code."""
+        return struct.unpack("<i", self.request(P.CMD_BLOB_BIND, struct.pack("<BII", int(null), offset, size)))[0]
+
+    def load_blob(self, data, offset=0):
+        """write_blob() then bind_blob() over all of it; returns bind's status code."""
+        self.write_blob(data, offset)
+        return self.bind_blob(len(data), offset)
+
     def invoke(self, inputs):
         """Sets all inputs, runs, returns (outputs, figures); raises on a non-zero status."""
         for i, array in enumerate(inputs):

@@ -16,15 +16,17 @@ CMD_RUN = 0x04
 CMD_READ_OUTPUT = 0x05
 CMD_RESET = 0x06
 CMD_PROFILE = 0x07
+CMD_BLOB_WRITE = 0x08
+CMD_BLOB_BIND = 0x09
 RESPONSE = 0x80
 MSG_ERROR = 0x7F
 
 ERROR_NAMES = {1: "bad CRC", 2: "unknown command", 3: "bad argument",
-               4: "not enough RAM", 5: "frame too long"}
+               4: "not enough RAM", 5: "frame too long", 6: "weights linked in"}
 
 COMMAND_NAMES = {CMD_INFO: "INFO", CMD_TENSOR: "TENSOR", CMD_WRITE_INPUT: "WRITE_INPUT",
                  CMD_RUN: "RUN", CMD_READ_OUTPUT: "READ_OUTPUT", CMD_RESET: "RESET",
-                 CMD_PROFILE: "PROFILE"}
+                 CMD_PROFILE: "PROFILE", CMD_BLOB_WRITE: "BLOB_WRITE", CMD_BLOB_BIND: "BLOB_BIND"}
 
 
 def crc16(data, crc=0xFFFF):

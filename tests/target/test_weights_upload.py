@@ -1,0 +1,111 @@
+"""One firmware, many weights blobs: a serial runner built once with --weights blob and no
+blob linked in (weights "upload") takes blobs over the serial line into RAM and binds them.
+
+Two blobs of one architecture (the catalog model and a copy with other weights and biases)
+run bit-exact with TFLM's result for each model; every bad blob is refused with its own
+error code, on each board.
+"""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from conftest import REPO
+from test_models_on_target import check_against_tflm
+from tinyaot.testing.reweight import reweighted
+
+NAME = "mini_mobilenet"  # conv, depthwise, pooling, FC, softmax: a 1.8 KB blob fits the M0's RAM
+SEED = 4321
+OK, NULL, NOT_BOUND, TRUNCATED, MAGIC, VERSION, ARCH, CRC, ALIGNMENT = 0, -1, -2, -3, -4, -5, -6, -7, -8
+HEADER_SIZE = 32
+
+
+def tinyaot_cli(*args):
+    result = subprocess.run([sys.executable, "-m", "tinyaot", *map(str, args)], capture_output=True, text=True,
+                            env={"PYTHONPATH": str(REPO / "python"), "PATH": "/usr/bin:/bin"})
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def blob_for(model, fw, tmp_path):
+    """`tinyaot weights MODEL --for <the firmware's generated code>`: what a user runs for a new blob."""
+    out = tmp_path / f"{fw.board}-{model.stem}.bin"
+    tinyaot_cli("weights", model, "--name", NAME, "-o", out, "--for", Path(fw.config["model_json"]).parent)
+    return out.read_bytes()
+
+
+@pytest.fixture(scope="module")
+def models(tmp_path_factory, own_models_dir):
+    """(model A, model B): B is A with other weights and biases, built by the project's code."""
+    a = own_models_dir / f"{NAME}.tflite"
+    b = tmp_path_factory.mktemp("upload") / f"{NAME}_b.tflite"
+    b.write_bytes(reweighted(a.read_bytes(), seed=99))
+    return a, b
+
+
+def run_status(dev):
+    return dev.run().status
+
+
+def test_one_firmware_runs_two_blobs_bit_exact(target, boards, models, tmp_path):
+    model_a, model_b = models
+    for board in boards:
+        fw = target.firmware(board, name=NAME, model=model_a, weights="upload")
+        blob_a = Path(fw.config["weights_blob"]).read_bytes()
+        blob_b = blob_for(model_b, fw, tmp_path)
+        assert blob_a[8:16] == blob_b[8:16] and blob_a[HEADER_SIZE:] != blob_b[HEADER_SIZE:]
+        assert blob_a == blob_for(model_a, fw, tmp_path)
+        with target.open(fw) as dev:
+            assert dev.blob_capacity() >= len(blob_a)
+            assert run_status(dev) == NOT_BOUND  # nothing bound at start
+            outputs = []
+            for model, blob in [(model_a, blob_a), (model_b, blob_b), (model_a, blob_a)]:
+                assert dev.load_blob(blob) == OK
+                check_against_tflm(dev, model, 3, SEED, reset_between=True)
+                outputs.append(dev.get_output(0))  # of the same last input each time
+            assert (outputs[0] != outputs[1]).any() and (outputs[0] == outputs[2]).all()
+
+
+def test_bad_blobs_are_refused_with_their_codes(target, boards, models, own_models_dir, tmp_path):
+    """Each defect alone gets its own code; a refused blob leaves the model unbound and run() writes nothing."""
+    model_a, _ = models
+    other_arch = own_models_dir / "fc_relu_per_tensor.tflite"
+    for board in boards:
+        fw = target.firmware(board, name=NAME, model=model_a, weights="upload")
+        good = Path(fw.config["weights_blob"]).read_bytes()
+        other_out = tmp_path / f"{board}-other.bin"
+        tinyaot_cli("weights", other_arch, "--name", "fc", "-o", other_out)
+
+        def patched(offset, value):
+            data = bytearray(good)
+            data[offset] ^= value
+            return bytes(data)
+        with target.open(fw) as dev:
+            info = dev.info()
+            assert run_status(dev) == NOT_BOUND
+            assert dev.bind_blob(len(good), null=True) == NULL
+            dev.write_blob(good, offset=1)
+            assert dev.bind_blob(len(good), offset=1) == ALIGNMENT
+            dev.write_blob(good)
+            assert dev.bind_blob(HEADER_SIZE - 1) == TRUNCATED
+            assert dev.bind_blob(len(good) - 1) == TRUNCATED
+            assert dev.load_blob(patched(0, 1)) == MAGIC
+            assert dev.load_blob(patched(4, 2)) == VERSION
+            assert dev.load_blob(other_out.read_bytes()) == ARCH
+            assert dev.load_blob(patched(HEADER_SIZE + 5, 0x10)) == CRC
+            assert dev.load_blob(patched(20, 1)) == CRC  # the CRC field itself
+            # A refused blob unbinds: run() refuses and leaves the outputs of the last good run.
+            x = info.inputs[0]
+            assert dev.load_blob(good) == OK
+            dev.set_input(0, np.full(x.shape, 3, x.dtype))
+            assert run_status(dev) == OK
+            before = dev.get_output(0)
+            assert dev.load_blob(patched(HEADER_SIZE + 5, 0x10)) == CRC
+            dev.set_input(0, np.full(x.shape, -90, x.dtype))
+            assert run_status(dev) == NOT_BOUND
+            assert (dev.get_output(0) == before).all()
+            assert dev.load_blob(good) == OK and run_status(dev) == OK
+            assert (dev.get_output(0) != before).any()  # that input does change the output
