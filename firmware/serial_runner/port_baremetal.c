@@ -16,6 +16,12 @@ const struct tinyaot_model *TINYAOT_RUNNER_MODEL_SETUP(void);
 extern const struct tinyaot_model TINYAOT_RUNNER_MODEL;
 #endif
 
+#ifdef TINYAOT_RUNNER_MODEL_LIST
+/* runner_models.c, written by CMake: every model of the firmware (TINYAOT_RUNNER_MORE_MODELS). */
+extern const struct tinyaot_model *const tinyaot_runner_model_list[];
+extern const uint32_t tinyaot_runner_model_count;
+#endif
+
 #define STACK_PAINT 0xA5A5A5A5u
 
 static uint32_t *paint_top;
@@ -89,6 +95,8 @@ int main(void)
 #endif
 #ifdef TINYAOT_RUNNER_MODEL_SETUP
     tinyaot_runner(TINYAOT_RUNNER_MODEL_SETUP());
+#elif defined(TINYAOT_RUNNER_MODEL_LIST)
+    tinyaot_runner_models(tinyaot_runner_model_list, tinyaot_runner_model_count);
 #else
     tinyaot_runner(&TINYAOT_RUNNER_MODEL);
 #endif

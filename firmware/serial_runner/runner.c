@@ -27,6 +27,7 @@
 #define CMD_PROFILE 0x07u
 #define CMD_BLOB_WRITE 0x08u
 #define CMD_BLOB_BIND 0x09u
+#define CMD_SELECT 0x0Au
 #define RESPONSE 0x80u
 #define MSG_ERROR 0x7Fu
 
@@ -37,7 +38,9 @@
 #define ERR_TOO_LONG 5u
 #define ERR_NO_BLOB 6u
 
-static const struct tinyaot_model *model;
+static const struct tinyaot_model *const *models;
+static uint32_t num_models;
+static const struct tinyaot_model *model; /* the one served: models[SELECT's index] */
 static void *inputs[MAX_TENSORS];
 static void *outputs[MAX_TENSORS];
 static uint32_t io_needed;
@@ -468,9 +471,29 @@ static void do_blob(uint8_t type, uint32_t len)
 #endif
 }
 
+/* SELECT: `index u8` -> `models u8`; the I/O tensors are carved anew for the model (zeroed). */
+static void do_select(uint32_t len)
+{
+    if (len != 1u || payload[0] >= num_models) {
+        send_error(ERR_ARGUMENT, CMD_SELECT, "no such model");
+        return;
+    }
+    model = models[payload[0]];
+    setup_io();
+    reply[0] = (uint8_t)num_models;
+    send_frame(CMD_SELECT | RESPONSE, reply, 1);
+}
+
 void tinyaot_runner(const struct tinyaot_model *m)
 {
-    model = m;
+    tinyaot_runner_models(&m, 1u);
+}
+
+void tinyaot_runner_models(const struct tinyaot_model *const *list, uint32_t count)
+{
+    models = list;
+    num_models = count;
+    model = list[0];
     setup_io();
     for (;;) {
         uint32_t len = 0;
@@ -495,6 +518,9 @@ void tinyaot_runner(const struct tinyaot_model *m)
             break;
         case CMD_PROFILE:
             do_profile(len);
+            break;
+        case CMD_SELECT:
+            do_select(len);
             break;
         case CMD_BLOB_WRITE:
         case CMD_BLOB_BIND:

@@ -36,6 +36,9 @@ uint8_t *tinyaot_port_io_buffer(uint32_t *size);
 /* Serves the protocol in PROTOCOL.md for `model`; does not return. */
 void tinyaot_runner(const struct tinyaot_model *model);
 
+/* The same for several models, models[0] first; SELECT switches between them. */
+void tinyaot_runner_models(const struct tinyaot_model *const *models, uint32_t count);
+
 #ifdef __cplusplus
 }
 #endif

@@ -58,6 +58,11 @@ def test_device_rejects_bad_crc_and_bad_arguments(target, board):
             dev.request(P.CMD_WRITE_INPUT, b"\x00\x02\x00\x00\x00" + bytes(3))
         with pytest.raises(harness.DeviceError, match="no such tensor"):
             dev.request(P.CMD_TENSOR, b"\x01\x05")
+        with pytest.raises(harness.DeviceError, match="rejected SELECT: bad argument: no such model"):
+            dev.select(1)
+        assert dev.select(0) == 1
+        with pytest.raises(harness.DeviceError, match="rejected BLOB_BIND: weights linked in: the model's weights"):
+            dev.bind_blob(32)
         # Noise between frames is skipped by the device; the link still works.
         dev.port.write(b"\x00\xa5\x13noise")
         outputs, _ = dev.invoke([X])

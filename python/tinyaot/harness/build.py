@@ -61,6 +61,15 @@ class Firmware:
         path = self.config.get("model_json")
         return json.loads(Path(path).read_text()) if path else {}
 
+    def model_jsons(self):
+        """NAME.json of every model of the firmware, in SELECT's order."""
+        return [json.loads(Path(p).read_text()) for p in self.config.get("model_jsons", [])]
+
+    def arena_group_json(self):
+        """tinyaot_<group>_arena.json (the group's RAM next to separate arenas), or {} without a group."""
+        path = self.config.get("arena_group_json")
+        return json.loads(Path(path).read_text()) if path else {}
+
     def sizes(self):
         """flash = .text (code + rodata + weights) + .ARM.exidx + .data; ram = .data + .bss."""
         out = subprocess.run([self.config["size_tool"], "-A", str(self.elf)], check=True,
@@ -96,7 +105,7 @@ def _cached(cache_file, key):
 
 def build_firmware(board, model=None, name=None, test_mode=None, build_root=None,
                    cmake_args=(), jobs=None, inputs_in_arena=False, kernels="portable",
-                   profile=False, weights="linked"):
+                   profile=False, weights="linked", more_models=(), arena_group=None):
     """Configure (first time only) and build; returns a Firmware.
 
     Either model (path to .tflite) and name (C identifier), or test_mode
@@ -107,6 +116,9 @@ def build_firmware(board, model=None, name=None, test_mode=None, build_root=None
     of its own (.rodata.tinyaot_runner_blob) and binds it at start; "upload"
     links no blob: the model starts unbound and the host writes blobs into RAM
     and binds them (Device.load_blob).
+    more_models: [(name, path)] of models linked in after the first, served after
+    Device.select(1), (2), ...; arena_group: all the models share the arena of
+    this group (--shared-arena).
     kernels: the generator's kernel backend; "cmsis-nn" builds CMSIS-NN from
     TINYAOT_CMSIS_NN_DIR (environment).
     Raises ModelTooBig when the model does not fit the board, BuildError otherwise.
@@ -121,13 +133,16 @@ def build_firmware(board, model=None, name=None, test_mode=None, build_root=None
             raise ValueError("build_firmware needs model and name, or test_mode")
         label = name + ("-inputs_in_arena" if inputs_in_arena else "") + \
             ("" if kernels == "portable" else f"-{kernels}") + ("-profile" if profile else "") + \
-            ("" if weights == "linked" else f"-{weights}")
+            ("" if weights == "linked" else f"-{weights}") + \
+            "".join(f"+{n}" for n, _ in more_models) + (f"-group_{arena_group}" if arena_group else "")
         defs = {"TINYAOT_RUNNER_TEST": "", "TINYAOT_MODEL": str(Path(model).resolve()),
                 "TINYAOT_MODEL_NAME": name,
                 "TINYAOT_RUNNER_INPUTS_IN_ARENA": "ON" if inputs_in_arena else "OFF",
                 "TINYAOT_RUNNER_KERNELS": kernels,
                 "TINYAOT_RUNNER_PROFILE": "ON" if profile else "OFF",
-                "TINYAOT_RUNNER_WEIGHTS": weights}
+                "TINYAOT_RUNNER_WEIGHTS": weights,
+                "TINYAOT_RUNNER_MORE_MODELS": ";".join(f"{n}={Path(m).resolve()}" for n, m in more_models),
+                "TINYAOT_RUNNER_ARENA_GROUP": arena_group or ""}
         if kernels == "cmsis-nn":
             defs["TINYAOT_CMSIS_NN_DIR"] = os.environ.get("TINYAOT_CMSIS_NN_DIR", "")
     defs["BOARD"] = board

@@ -261,6 +261,12 @@ class Device:
     def reset(self):
         self.request(P.CMD_RESET)
 
+    def select(self, index):
+        """Serve model `index` of a firmware with several (its I/O tensors zeroed); returns how many it has."""
+        count = self.request(P.CMD_SELECT, bytes([index]))[0]
+        self._info = None
+        return count
+
     # --- weights blobs (a runner built with weights "upload" or "blob") ---
 
     def blob_capacity(self):
