@@ -41,10 +41,13 @@ def main(argv=None):
     p.add_argument("--input", action="append", default=[], help=".npy file, once per model input")
     _add_codegen_args(p, name_required=False)
 
-    p = sub.add_parser("inspect", help="print operators, tensors and the memory plan")
-    p.add_argument("model")
-    _add_codegen_args(p, name_required=False)
-    p.add_argument("--plan-svg", metavar="FILE", help="draw the memory plan into this SVG file")
+    p = sub.add_parser("inspect", help="print operators, tensors and the memory plan (of a group's models and "
+                                       "its shared arena with --shared-arena)")
+    p.add_argument("model", nargs="+")
+    _add_codegen_args(p, name_required=False, several=True)
+    p.add_argument("--shared-arena", nargs="?", const="shared", metavar="GROUP",
+                   help="the models share one arena: print the group's RAM next to separate arenas'")
+    p.add_argument("--plan-svg", metavar="FILE", help="draw the memory plan into this SVG file (one model)")
 
     p = sub.add_parser("weights", help="write the weights blob of a model for code compiled with --weights blob")
     p.add_argument("model")
@@ -89,7 +92,7 @@ def main(argv=None):
 
 def _add_codegen_args(p, name_required=True, several=False):
     if several:
-        p.add_argument("--name", required=True, action="append",
+        p.add_argument("--name", required=name_required, action="append",
                        help="model name: prefix of every generated symbol (once per model)")
     else:
         p.add_argument("--name", required=name_required, default="model",
@@ -119,12 +122,7 @@ def _options(args, name=None):
 def cmd_compile(args):
     from tinyaot.codegen.emit import emit
     from tinyaot.compiler import compile_model
-    if len(args.model) != len(args.name):
-        raise TinyAotError(f"give one --name per model ({len(args.model)} models, {len(args.name)} names)")
-    if len(args.model) > 1 and not args.shared_arena:
-        raise TinyAotError("several models are compiled together only with --shared-arena")
-    if args.shared_arena:
-        args.arena_group = args.shared_arena
+    _check_group_arguments(args)
     plans = []
     for path, name in zip(args.model, args.name):
         start = time.perf_counter()
@@ -142,6 +140,16 @@ def cmd_compile(args):
         from tinyaot.codegen.arena_group import emit_group
         _print_group(emit_group(args.shared_arena, plans, args.out, args.arena_section))
     return 0
+
+
+def _check_group_arguments(args):
+    """One --name per model, several models only in an arena group (--shared-arena)."""
+    if len(args.model) != len(args.name):
+        raise TinyAotError(f"give one --name per model ({len(args.model)} models, {len(args.name)} names)")
+    if len(args.model) > 1 and not args.shared_arena:
+        raise TinyAotError("several models are compiled together only with --shared-arena")
+    if args.shared_arena:
+        args.arena_group = args.shared_arena
 
 
 def cmd_arena_group(args):
@@ -193,10 +201,24 @@ def cmd_run(args):
 def cmd_inspect(args):
     from tinyaot.compiler import compile_model
     from tinyaot.report import print_inspection
-    model = compile_model(args.model, _options(args))
-    print_inspection(model)
-    if args.plan_svg:
-        _write_plan_svg(model, args.plan_svg)
+    args.name = args.name or ["model"]
+    _check_group_arguments(args)
+    if args.plan_svg and len(args.model) > 1:
+        raise TinyAotError("--plan-svg draws one model's plan; inspect the models one at a time for pictures")
+    plans = []
+    for i, (path, name) in enumerate(zip(args.model, args.name)):
+        model = compile_model(path, _options(args, name))
+        if args.shared_arena:
+            print(("\n" if i else "") + f"== {name} ==")
+        print_inspection(model)
+        plans.append({"name": name, "alignment": model.options.alignment, "arena_size": model.arena_size,
+                      "state_size": model.state_size})
+        if args.plan_svg:
+            _write_plan_svg(model, args.plan_svg)
+    if args.shared_arena:
+        from tinyaot.codegen.arena_group import group_figures
+        print()
+        _print_group(group_figures(args.shared_arena, plans))
     return 0
 
 

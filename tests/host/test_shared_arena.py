@@ -128,3 +128,16 @@ def test_bad_group_arguments(own_model, tmp_path, args, message):
     result = tinyaot_cli("compile", own_model("mini_mobilenet"), own_model("ds_cnn_kws"), *args, "--out", tmp_path)
     assert result.returncode == 1 and result.stderr.strip() == f"tinyaot: error: {message}"
     assert not re.search(r"\.c$", "\n".join(p.name for p in tmp_path.iterdir()))
+
+
+def test_inspect_prints_the_group_ram_next_to_separate_arenas(own_model):
+    result = tinyaot_cli("inspect", own_model("mini_mobilenet"), own_model("svdf_rank1_relu"), "--name", "a",
+                         "--name", "c", "--shared-arena", "voice")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    arenas = [l for l in lines if re.match(r"arena \d+ bytes", l)]
+    a, c = (int(re.match(r"arena (\d+) bytes", l).group(1)) for l in arenas)
+    state = int(re.search(r"state (\d+) bytes", arenas[1]).group(1))
+    assert [l for l in lines if l.startswith("==")] == ["== a ==", "== c =="] and state > 0
+    assert lines[-1] == (f"arena group voice: arena {max(a, c)} bytes shared by a, c (separate arenas: {a + c}); "
+                         f"RAM {max(a, c) + state} bytes with state (separate: {a + c + state})")
