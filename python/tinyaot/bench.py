@@ -230,13 +230,24 @@ def main(argv=None):
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", help="also write the rows to this JSON file")
     parser.add_argument("--build-root", default=str(harness.build.DEFAULT_BUILD_ROOT))
+    parser.add_argument("--shared-arena", metavar="GROUP",
+                        help="the models (two or more) in one firmware sharing one arena: the group's RAM next to "
+                             "separate arenas', alternating runs against TFLM (tinyaot.bench_group)")
     args = parser.parse_args(argv)
+    if args.shared_arena and len(args.models) < 2:
+        parser.error("--shared-arena needs two or more models")
 
     if args.models:
         models = {model_name(m): Path(m) for m in args.models}
     else:
         models = default_models(args.build_root)
     boards = args.board or harness.boards()
+    if args.shared_arena:
+        from tinyaot.bench_group import run
+        rows, status = run(args.shared_arena, models, boards, args.calls, args.seed, args.build_root)
+        if args.json:
+            Path(args.json).write_text(json.dumps(rows, indent=2) + "\n")
+        return status
     wanted = (args.variant or []) + [f"tinyaot-{k}" for k in args.kernels or []]
     variants, notes = available_variants([v for v in VARIANTS if v in wanted] if wanted else VARIANTS)
     for note in notes:

@@ -2,18 +2,17 @@
 (SELECT switches between them). With their arenas in one group, runs that alternate stay
 bit-exact with TFLM (state included), and the firmware's RAM, read from the ELF, is the
 larger arena plus state: the separate-arena firmware's RAM less all but the largest arena.
+The same firmwares as `tinyaot bench --shared-arena` builds (one build folder each).
 """
 
 import subprocess
 
-import numpy as np
 import pytest
 
-from tinyaot.oracle import compare_with_tflm, random_inputs
+from tinyaot.bench_group import bench_group, format_table
 
 # Arenas 864, 1296 and 32 bytes; the last one has 432 bytes of state (SVDF).
 MODELS = ["mini_mobilenet", "conv_same_valid_strides", "svdf_keyword_like_stack"]
-STATEFUL = "svdf_keyword_like_stack"
 
 
 @pytest.fixture(scope="module")
@@ -57,26 +56,16 @@ def test_group_firmware_ram_is_the_larger_arena_plus_state(target, boards, paths
         assert separate.sizes()["ram"] - grouped.sizes()["ram"] == sum(arenas) - max(arenas)
 
 
-def test_alternating_runs_stay_bit_exact(target, boards, paths):
-    """Before each call of one model the others run on random inputs, overwriting the shared arena."""
-    rng = np.random.default_rng(7)
-    for board in boards:
-        with target.open(firmware(target, board, paths, "g")) as dev:
-            specs = []
-            for i in range(len(MODELS)):
-                assert dev.select(i) == len(MODELS) and dev.info().name == MODELS[i]
-                specs.append([{"dtype": t.dtype, "shape": t.shape} for t in dev.info().inputs])
-            for i, path in enumerate(paths):
-                dev.select(i)
-                dev.reset()  # a fresh start, as TFLM's interpreter; the others' state may move meanwhile
-
-                def run(inputs, i=i):
-                    for j in range(len(MODELS)):
-                        if j != i:
-                            dev.select(j)
-                            dev.invoke(random_inputs(specs[j], rng))
-                    dev.select(i)
-                    return dev.invoke(inputs)[0]
-                stateful = MODELS[i] == STATEFUL  # its state carries over between calls, as in TFLM
-                mismatches = compare_with_tflm(path, run, specs[i], calls=3, seed=11, reset_between=not stateful)
-                assert not mismatches, f"{board} {MODELS[i]}: {len(mismatches)} outputs differ from TFLM"
+def test_bench_alternating_runs_bit_exact_and_group_figures(boards, paths):
+    """tinyaot bench --shared-arena: before each call of one model the others run on random inputs,
+    overwriting the shared arena (SVDF state kept between its own calls); figures as measured above."""
+    models = dict(zip(MODELS, paths))
+    rows = [bench_group(board, "g", models, calls=3, seed=11, build_root=None) for board in boards]
+    for row in rows:
+        assert row["status"] == "ok" and row["bit_exact"], row
+        assert (row["arena"], row["separate_arenas"]) == (max(row["arenas"].values()), sum(row["arenas"].values()))
+        assert row["model_ram"] == row["arena"] + row["state"] and row["state"] > 0
+        assert row["ram_separate"] - row["ram"] == row["separate_arenas"] - row["arena"] > 0
+    table = format_table("g", MODELS, rows).splitlines()
+    assert table[0] == f"arena group g: {', '.join(MODELS)} (RAM and flash in bytes; 'separate': one arena each)"
+    assert [line.split()[0] for line in table[3:]] == boards
