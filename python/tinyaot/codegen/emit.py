@@ -103,7 +103,7 @@ class _CodegenContext:
         self.struct_fields = {}  # operator index -> {symbol: fields}: what the code is specialised on
         self.blob = blob.BlobLayout() if model.options.weights == "blob" else None
         self.blob_arrays = []  # (symbol, ctype, values) of ParamArrays bound for the blob
-        self.steps = [self._step(op, calls) for op, calls in model.calls]
+        self.steps = [self._step(i, op, calls) for i, (op, calls) in enumerate(model.calls)]
         self._arch_id = None
         if self.blob is not None:
             self.headers.add("tinyaot_blob.h")
@@ -112,7 +112,7 @@ class _CodegenContext:
     def _io_members(self, indices):
         return member_names((t, self.graph.tensors[t].c_name) for t in indices)
 
-    def _step(self, op, calls):
+    def _step(self, index, op, calls):
         tensors = self.graph.tensors
         ins = ", ".join(tensors[t].name for t in op.inputs if t >= 0 and not tensors[t].is_constant)
         outs = ", ".join(tensors[t].name for t in op.outputs)
@@ -122,9 +122,9 @@ class _CodegenContext:
             args = [self._arg(op, n, k, a, call) for k, a in enumerate(call.args)]
             lines.append(f"{call.kernel}({', '.join(args)});")
         if not calls:
-            lines.append("/* view: shares its input's storage, no code */")
+            lines.append("view: shares its input's storage, no code")
         comment = c_comment(f"{op.index}: {op.type} ({ins} -> {outs})")
-        return {"comment": comment, "lines": lines}
+        return {"comment": comment, "lines": lines, "calls": bool(calls), "index": index}
 
     def _arg(self, op, call_index, k, arg, call):
         suffix = f"op{op.index}" + (f"_{call_index}" if len(self.model.calls[op.index][1]) > 1 else "")

@@ -76,9 +76,11 @@ struct tinyaot_model {
 #if defined(__GNUC__) || defined(__clang__)
 #define TINYAOT_ALIGNED(n) __attribute__((aligned(n)))
 #define TINYAOT_SECTION(s) __attribute__((section(s)))
+#define TINYAOT_NOINLINE __attribute__((noinline))
 #else
 #define TINYAOT_ALIGNED(n)
 #define TINYAOT_SECTION(s)
+#define TINYAOT_NOINLINE
 #endif
 
 #ifdef __cplusplus
