@@ -42,14 +42,58 @@ static inline int32_t tinyaot_rounding_divide_by_pot(int32_t x, int32_t exponent
     return (x >> exponent) + (remainder > threshold ? 1 : 0);
 }
 
-/* x * multiplier * 2^shift, multiplier a Q31 value in [0.5, 1). */
+/*
+ * Cores with a 32x32->64 multiply (Cortex-M3 and up) use it; Armv6-M and
+ * Armv8-M Baseline (Cortex-M0/M0+/M1/M23) have none, and a 64-bit product
+ * there is a library call: they use four 32-bit multiplies instead.
+ * -DTINYAOT_LONG_MULTIPLY=0/1 overrides the choice.
+ */
+#ifndef TINYAOT_LONG_MULTIPLY
+#if defined(__ARM_ARCH_6M__) || defined(__ARM_ARCH_8M_BASE__)
+#define TINYAOT_LONG_MULTIPLY 0
+#else
+#define TINYAOT_LONG_MULTIPLY 1
+#endif
+#endif
+
+/* floor((u * m + 2^30 - neg) / 2^31) for u, m <= 2^31 and neg 0 or 1: at most 2^31. */
+static inline uint32_t tinyaot_q31_magnitude(uint32_t u, uint32_t m, uint32_t neg)
+{
+#if TINYAOT_LONG_MULTIPLY
+    return (uint32_t)(((uint64_t)u * m + (0x40000000u - neg)) >> 31);
+#else
+    /* u * m = uh*mh * 2^32 + (uh*ml + ul*mh) * 2^16 + ul*ml in 16-bit halves;
+       uh, mh <= 2^15, so the middle sum stays below 2^32. */
+    const uint32_t ul = u & 0xFFFFu, uh = u >> 16, ml = m & 0xFFFFu, mh = m >> 16;
+    const uint32_t mid = uh * ml + ul * mh;
+    const uint32_t lo = ul * ml;
+    const uint32_t lo_mid = lo + (mid << 16);
+    const uint32_t low = lo_mid + (0x40000000u - neg);
+    const uint32_t high = uh * mh + (mid >> 16) + (lo_mid < lo) + (low < lo_mid);
+    return (high << 1) | (low >> 31);
+#endif
+}
+
+/*
+ * x * multiplier * 2^shift as TFLite's MultiplyByQuantizedMultiplier rounds it
+ * (SaturatingRoundingDoublingHighMul, then RoundingDivideByPOT), both roundings
+ * worked on magnitudes: with P = |x'| * |multiplier| (x' = x << left shift) and
+ * neg = 1 for a negative product, the first is sign * floor((P + 2^30 - neg) / 2^31)
+ * and the second, on that magnitude, floor((q + 2^(r-1)) / 2^r) for either sign.
+ * Bit-exact with the two reference functions above (tests/host/test_requantize.py).
+ */
 static inline int32_t tinyaot_requantize(int32_t x, int32_t multiplier, int32_t shift)
 {
     const int32_t left_shift = shift > 0 ? shift : 0;
     const int32_t right_shift = shift > 0 ? 0 : -shift;
-    return tinyaot_rounding_divide_by_pot(
-        tinyaot_sat_rounding_doubling_high_mul((int32_t)((uint32_t)x << left_shift), multiplier),
-        right_shift);
+    const int32_t a = (int32_t)((uint32_t)x << left_shift);
+    const int32_t sign = (a ^ multiplier) < 0 ? -1 : 0;  /* a zero product comes out 0 either way */
+    const uint32_t ua = a < 0 ? 0u - (uint32_t)a : (uint32_t)a;
+    const uint32_t um = multiplier < 0 ? 0u - (uint32_t)multiplier : (uint32_t)multiplier;
+    uint32_t q = tinyaot_q31_magnitude(ua, um, (uint32_t)-sign);
+    q = (q + ((1u << right_shift) >> 1)) >> right_shift;
+    q -= q >> 31;  /* 2^31 only for INT32_MIN * INT32_MIN, which saturates */
+    return (int32_t)((q ^ (uint32_t)sign) - (uint32_t)sign);
 }
 
 /* An int32 accumulator to an int8 output: rescaled, moved to the output zero

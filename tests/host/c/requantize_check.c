@@ -1,0 +1,92 @@
+/*
+ * tinyaot_requantize against TFLite's two-step reference (SaturatingRoundingDoublingHighMul,
+ * then RoundingDivideByPOT, as tinyaot_common.h keeps them): every shift, edge values of x and
+ * the multiplier crossed, then `argv[1]` random cases. Prints the cases compared; exits 1 on
+ * the first difference, naming it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "tinyaot_common.h"
+
+static uint32_t rng_state = 2463534242u;
+
+static uint32_t next_random(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 17;
+    rng_state ^= rng_state << 5;
+    return rng_state;
+}
+
+static int32_t reference(int32_t x, int32_t multiplier, int32_t shift)
+{
+    const int32_t left_shift = shift > 0 ? shift : 0;
+    const int32_t right_shift = shift > 0 ? 0 : -shift;
+    return tinyaot_rounding_divide_by_pot(
+        tinyaot_sat_rounding_doubling_high_mul((int32_t)((uint32_t)x << left_shift), multiplier), right_shift);
+}
+
+static unsigned long compared;
+
+static void check(int32_t x, int32_t multiplier, int32_t shift)
+{
+    const int32_t want = reference(x, multiplier, shift);
+    const int32_t got = tinyaot_requantize(x, multiplier, shift);
+    compared++;
+    if (want != got) {
+        printf("DIFFERS: x=%ld multiplier=%ld shift=%ld: reference %ld, tinyaot_requantize %ld\n", (long)x,
+               (long)multiplier, (long)shift, (long)want, (long)got);
+        exit(1);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    static const int32_t edges[] = {0, 1, -1, 2, -2, 3, 127, -128, 255, 32767, -32768, 65535, 65536, -65536,
+                                    (1 << 30) - 1, 1 << 30, -(1 << 30), INT32_MAX, INT32_MIN, INT32_MIN + 1,
+                                    INT32_MAX - 1, 0x55555555, -0x55555555, 0x12345678, -0x12345678};
+    const int n_edges = (int)(sizeof(edges) / sizeof(edges[0]));
+    const unsigned long randoms = argc > 1 ? strtoul(argv[1], NULL, 10) : 1000000ul;
+    unsigned long i;
+    int32_t shift;
+    int a, b;
+
+    for (shift = -31; shift <= 31; shift++) {
+        for (a = 0; a < n_edges; a++) {
+            for (b = 0; b < n_edges; b++) {
+                check(edges[a], edges[b], shift);
+            }
+        }
+    }
+    /* Rounding ties: x * m exactly at a half of 2^31 or of 2^(31 + r). */
+    for (shift = -31; shift <= 0; shift++) {
+        for (a = -4096; a <= 4096; a++) {
+            check(a, 1 << 30, shift);
+            check(a, -(1 << 30), shift);
+            check(a * 65536, 1 << 30, shift);
+        }
+    }
+    for (i = 0; i < randoms; i++) {
+        const uint32_t r = next_random();
+        int32_t x = (int32_t)next_random();
+        int32_t m = (int32_t)next_random();
+        /* Mostly what kernels see: accumulators of a few bits to 24 bits, multipliers in [2^30, 2^31). */
+        if (r & 1u) {
+            x >>= (int)(r >> 1 & 31u);
+        }
+        if (r & 64u) {
+            m = (int32_t)(0x40000000u | ((uint32_t)m & 0x3FFFFFFFu));
+            if (r & 128u) {
+                m = -m;
+            }
+        }
+        shift = (int32_t)(r >> 8 & 63u) - 31;
+        if (shift > 31) {
+            shift = 31;
+        }
+        check(x, m, shift);
+    }
+    printf("%lu cases, all equal\n", compared);
+    return 0;
+}
