@@ -11,6 +11,13 @@
 
 #include <stdint.h>
 
+/* For small helpers whose constant arguments must reach their loops. */
+#if defined(__GNUC__) || defined(__clang__)
+#define TINYAOT_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define TINYAOT_ALWAYS_INLINE inline
+#endif
+
 static inline int32_t tinyaot_max_i32(int32_t a, int32_t b) { return a > b ? a : b; }
 static inline int32_t tinyaot_min_i32(int32_t a, int32_t b) { return a < b ? a : b; }
 
