@@ -223,7 +223,8 @@ def test_rescale_too_large_for_32_bits(tmp_path):
                  r"operator 0 \(CONV_2D\): rescaling by .* \(from the tensors' scales\) is too large: above 2\^30")
 
 
-def transpose_conv_model(in_shape=(1, 2, 2, 3), out_shape=(1, 4, 4, 2), shape_values=None, padding=0, w_zp=0):
+def transpose_conv_model(in_shape=(1, 2, 2, 3), out_shape=(1, 4, 4, 2), shape_values=None, padding=0, w_zp=0,
+                         with_options=True):
     rng = np.random.default_rng(0)
     mb = ModelBuilder()
     x = mb.input("x", "int8", list(in_shape), scale=0.1, zero_point=0)
@@ -231,7 +232,10 @@ def transpose_conv_model(in_shape=(1, 2, 2, 3), out_shape=(1, 4, 4, 2), shape_va
                  zero_point=w_zp)
     shape = mb.const("shape", np.array(shape_values or out_shape, np.int32))
     y = mb.tensor("y", "int8", list(out_shape), scale=0.2, zero_point=0)
-    mb.op("TRANSPOSE_CONV", [shape, w, x], [y], "TransposeConvOptions", padding=padding, stride_h=2, stride_w=2)
+    if with_options:
+        mb.op("TRANSPOSE_CONV", [shape, w, x], [y], "TransposeConvOptions", padding=padding, stride_h=2, stride_w=2)
+    else:
+        mb.op("TRANSPOSE_CONV", [shape, w, x], [y])
     mb.output(y)
     return mb.build()
 
@@ -242,6 +246,8 @@ def transpose_conv_model(in_shape=(1, 2, 2, 3), out_shape=(1, 4, 4, 2), shape_va
     (dict(shape_values=[1, 4, 4, 3]), r"operator 0 \(TRANSPOSE_CONV\): tensor 'shape': output shape input "
                                       r"\[1, 4, 4, 3\] differs from the output's \[1, 4, 4, 2\]"),
     (dict(w_zp=3), r"operator 0 \(TRANSPOSE_CONV\): tensor 'w': filter zero point must be 0"),
+    # TFLM would run with zeroed parameters: stride 0, padding unknown.
+    (dict(with_options=False), r"operator 0 \(TRANSPOSE_CONV\): has no builtin options \(needs TransposeConvOptions\)"),
 ])
 def test_transpose_conv_refused(tmp_path, kwargs, message):
     path = tmp_path / "bad.tflite"

@@ -4,6 +4,7 @@ equal to TFLM when TFLM accepts the model)."""
 
 import subprocess
 
+import numpy as np
 import pytest
 
 from conftest import ROOT, SHARED_MODELS
@@ -17,7 +18,7 @@ from tinyaot.modelbuilder import ModelBuilder
 SHARED_CASES = ROOT.parent / "shared" / "fuzz-cases"
 CORPUS = ROOT / "tests" / "fuzz_corpus"  # every case that ever failed, mutated from the project's own models
 SEEDED_CASES = 300
-GOOD = {"error", "ok", "ok-tflm-refuses"}
+GOOD = {"error", "ok", "ok-tflm-refuses", "ok-tflm-undefined"}
 
 
 def shared_cases():
@@ -91,3 +92,19 @@ def test_seeded_fuzz_run(own_models_dir, tmp_path):
     assert not defects, "\n".join(f"case {d['index']} ({d['source']}): {d['class']}: {d['detail']}; "
                                   f"{d['mutation']}" for d in defects)
     assert counts["error"] > SEEDED_CASES // 4 and counts["ok"] > SEEDED_CASES // 20
+
+
+def test_quantize_past_int32_saturates_where_tflm_is_undefined(tmp_path):
+    """x / scale far outside int32: TFLM's cast overflows (undefined; INT32_MIN on x86),
+    tinyaot clamps to the int8 range by the value's sign, and the checker says why they differ."""
+    mb = ModelBuilder()
+    x = mb.input("x", "float32", [1, 8])
+    y = mb.output(mb.tensor("y", "int8", [1, 8], scale=1e-30, zero_point=-3))
+    mb.op("QUANTIZE", [x], [y])
+    path = tmp_path / "m.tflite"
+    path.write_bytes(mb.build())
+    kind, detail = run_case(path, tmp_path / "work")
+    assert kind == "ok-tflm-undefined", detail
+    x = np.load(tmp_path / "work" / "in.npz")["arr_0"].reshape(-1)
+    got = np.frombuffer((tmp_path / "work" / "out_a.bin").read_bytes()[:8], np.int8)
+    assert list(got) == [127 if v > 0 else -128 for v in x]

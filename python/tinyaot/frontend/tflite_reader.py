@@ -49,7 +49,7 @@ _OPTIONS_OF = {
     "DEPTH_TO_SPACE": "DepthToSpaceOptions", "TRANSPOSE_CONV": "TransposeConvOptions",
 }
 _OPTIONS_REQUIRED = {"CONV_2D", "DEPTHWISE_CONV_2D", "FULLY_CONNECTED", "AVERAGE_POOL_2D", "MAX_POOL_2D",
-                     "SOFTMAX", "CONCATENATION", "SVDF", "MEAN", "PACK", "UNPACK"}
+                     "SOFTMAX", "CONCATENATION", "SVDF", "MEAN", "PACK", "UNPACK", "TRANSPOSE_CONV"}
 # deprecated_builtin_code holds codes up to 127; this value says "see builtin_code".
 _PLACEHOLDER_FOR_GREATER_OP_CODES = 127
 

@@ -3,7 +3,10 @@
 Classes: "error" (a one-line TinyAotError naming the file), "ok" (compiled, ran
 clean under the sanitizers, wrote every output, and equals TFLM byte for byte,
 or TFLM itself refused or crashed on the model: "ok-tflm-refuses"), or
-"defect-<kind>" with a detail line.
+"defect-<kind>" with a detail line. One more good class, "ok-tflm-undefined": the
+outputs differ only where TFLM's own C++ has undefined behaviour on these inputs
+(a QUANTIZE from float whose x / scale + zero point leaves int32: TFLM's cast and
+addition overflow, giving INT32_MIN on x86; tinyaot saturates, as TFLM means to).
 """
 
 import json
@@ -154,9 +157,27 @@ def run_case(model_path, work, seed=0, oracle_timeout=60):
     if len(expected) != len(a):
         return "defect-differs-tflm", f"TFLM wrote {len(expected)} output bytes, tinyaot {len(a)}"
     differ = np.flatnonzero(expected != a)
+    if len(differ) and _quantize_overflows(model.graph, inputs):
+        return "ok-tflm-undefined", "a float QUANTIZE of an input leaves int32, where TFLM's result is undefined"
     if len(differ):
         return "defect-differs-tflm", f"{len(differ)} of {len(a)} output bytes differ, first at byte {differ[0]}"
     return "ok", f"{len(a)} output bytes equal TFLM's"
+
+
+def _quantize_overflows(graph, inputs):
+    """True if a QUANTIZE reading a float32 model input rounds some value, plus the
+    zero point, outside int32 (as AffineQuantize: round(x / float(scale)) + zero point)."""
+    for op in graph.operators:
+        t_in, t_out = graph.tensors[op.inputs[0]], graph.tensors[op.outputs[0]]
+        if op.type != "QUANTIZE" or t_in.dtype != "float32" or op.inputs[0] not in graph.inputs:
+            continue
+        x = inputs[graph.inputs.index(op.inputs[0])].astype(np.float32)
+        scaled = (x / np.float32(t_out.scale)).astype(np.float64)
+        rounded = np.sign(scaled) * np.floor(np.abs(scaled) + 0.5)  # std::round: halves away from zero
+        for value in (rounded, rounded + t_out.zero_point):  # the cast, then the addition
+            if ((value < -2**31) | (value > 2**31 - 1)).any():
+                return True
+    return False
 
 
 def _io_tensors(model, indices):
