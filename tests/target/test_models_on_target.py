@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from conftest import shared_model
+from conftest import SHARED_NAMES, shared_model
 from tinyaot import harness
 from tinyaot.oracle import compare_with_tflm
 
@@ -137,10 +137,11 @@ def test_mobilenet_96x96x3_inputs_in_arena_on_m3(target, own_model):
         check_against_tflm(dev, path, 3, SEED, reset_between=True)
 
 
-@pytest.mark.parametrize("name", ["mini_mobilenet", "fc_batched_per_channel_relu6", "svdf_rank1_relu"])
+@pytest.mark.parametrize("name", ["mini_mobilenet", "fc_batched_per_channel_relu6", "svdf_rank1_relu",
+                                  "tflm_hello_world_int8", "tflm_micro_speech_quantized", "tflm_keyword_scrambled"])
 def test_bit_exact_with_weights_blob(target, boards, name, own_model):
     """--weights blob: the blob linked into its own section, bound at start, bit-exact with TFLM."""
-    path = own_model(name)
+    path = shared_model(name) if name in SHARED_NAMES else own_model(name)
     for board in boards:
         fw = target.firmware(board, name=name, model=path, weights="blob")
         assert fw.model_json()["weights_mode"] == "blob"
