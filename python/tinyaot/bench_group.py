@@ -3,9 +3,10 @@
 Per board, the serial runner is built with all the models twice: each with its own
 arena, and all in the arena of GROUP. The table gives the group's arena next to the
 sum of the separate arenas, the models' RAM (arenas + state) both ways, the
-firmware's RAM and flash (.data + .bss, .text + .data of the ELF) both ways, and
-whether runs that alternate between the models (each call of one model after a
-run of every other) are bit-exact with TFLM.
+firmware's RAM and flash (.data + .bss, .text + .data of the ELF) both ways ("-"
+and a note when only the group fits the board), and whether runs that alternate
+between the models (each call of one model after a run of every other) are
+bit-exact with TFLM.
 """
 
 import sys
@@ -46,20 +47,23 @@ def bench_group(board, group, models, calls, seed, build_root):
     from tinyaot.bench import failure_reason
     names, paths = list(models), list(models.values())
     row = {"board": board, "group": group, "models": names, "status": "ok"}
-    built = {}
-    try:
-        for arena_group in (None, group):
+    built, unfit = {}, {}
+    for arena_group in (None, group):
+        try:
             built[arena_group] = harness.build_firmware(board, model=paths[0], name=names[0], build_root=build_root,
                                                         more_models=list(zip(names[1:], paths[1:])),
                                                         arena_group=arena_group)
-    except harness.BuildError as exc:
-        return {**row, "status": "build failed", "reason": failure_reason(str(exc))}
+        except harness.BuildError as exc:
+            unfit[arena_group] = failure_reason(str(exc))
+    if group in unfit:
+        return {**row, "status": "build failed", "reason": unfit[group]}
     figures = built[group].arena_group_json()
-    shared, separate = built[group].sizes(), built[None].sizes()
+    shared = built[group].sizes()
+    separate = built[None].sizes() if None in built else {"ram": None, "flash": None}
     row.update(arenas=figures["arenas"], arena=figures["arena_size"], separate_arenas=figures["separate_arenas"],
                state=figures["state_size"], model_ram=figures["ram"], model_ram_separate=figures["ram_separate"],
                ram=shared["ram"], ram_separate=separate["ram"], flash=shared["flash"],
-               flash_separate=separate["flash"])
+               flash_separate=separate["flash"], separate_failed=unfit.get(None))
     try:
         with harness.open_device(built[group]) as dev:
             mismatches = alternating_mismatches(dev, paths, calls, seed)
@@ -82,13 +86,16 @@ def format_table(group, names, rows):
             cells.append(None)
             continue
         exact = f"{'yes' if r['bit_exact'] else 'NO'} ({r['calls']})"
-        cells.append([exact if k == "exact" else str(r[k]) for k, _, _ in COLUMNS])
+        cells.append([exact if k == "exact" else "-" if r[k] is None else str(r[k]) for k, _, _ in COLUMNS])
     widths = [max([len(h)] + [len(c[i]) for c in cells if c]) for i, (_, h, _) in enumerate(COLUMNS)]
+    widths[0] = max([widths[0]] + [len(r["board"]) for r in rows])
     fmt = lambda vals: "  ".join(f"{v:{a}{w}}" for v, (_, _, a), w in zip(vals, COLUMNS, widths))
     lines = [f"arena group {group}: {', '.join(names)} (RAM and flash in bytes; 'separate': one arena each)",
              fmt([h for _, h, _ in COLUMNS]), "  ".join("-" * w for w in widths)]
     for r, c in zip(rows, cells):
         lines.append(fmt(c) if c else f"{r['board']:<{widths[0]}}  {r['status']}: {r.get('reason', '')}")
+    lines += [f"{r['board']}: with one arena each the firmware does not build: {r['separate_failed']}"
+              for r in rows if r.get("separate_failed")]
     return "\n".join(line.rstrip() for line in lines)
 
 

@@ -141,3 +141,17 @@ def test_inspect_prints_the_group_ram_next_to_separate_arenas(own_model):
     assert [l for l in lines if l.startswith("==")] == ["== a ==", "== c =="] and state > 0
     assert lines[-1] == (f"arena group voice: arena {max(a, c)} bytes shared by a, c (separate arenas: {a + c}); "
                          f"RAM {max(a, c) + state} bytes with state (separate: {a + c + state})")
+
+
+def test_bench_table_shows_a_group_that_fits_where_separate_arenas_do_not():
+    from tinyaot.bench_group import format_table
+    row = {"board": "qemu_cortex_m0", "status": "ok", "arena": 4016, "separate_arenas": 4176, "state": 10240,
+           "model_ram": 14256, "model_ram_separate": 14416, "ram": 15000, "ram_separate": None, "flash": 50000,
+           "flash_separate": None, "calls": 3, "bit_exact": True, "separate_failed": "ld: tinyaot: RAM overflow"}
+    failed = {"board": "qemu_cortex_m3", "status": "build failed", "reason": "ld: tinyaot: RAM overflow"}
+    lines = format_table("voice", ["a", "b"], [row, failed]).splitlines()
+    assert lines[0] == "arena group voice: a, b (RAM and flash in bytes; 'separate': one arena each)"
+    assert lines[3].split() == ["qemu_cortex_m0", "4016", "4176", "10240", "14256", "14416", "15000", "-", "50000",
+                                "-", "yes", "(3)"]
+    assert lines[4] == "qemu_cortex_m3  build failed: ld: tinyaot: RAM overflow"
+    assert lines[5] == "qemu_cortex_m0: with one arena each the firmware does not build: ld: tinyaot: RAM overflow"
