@@ -214,3 +214,34 @@ def test_cli_writes_the_plan_picture(own_model, tmp_path):
     assert f"plan picture: {out / 'kws.plan.svg'}" in result.stdout
     plan = json.loads((out / "kws.json").read_text())["plan"]
     assert (out / "kws.plan.svg").read_text().count(" bytes at offset ") == len(plan)
+
+
+def test_cmsis_nn_kernels_declare_no_overlap(own_model):
+    model = compile_model(own_model("ds_cnn_kws"), Options("m", kernels="cmsis-nn", cpu="cortex-m0"))
+    assert not any(b.overlaps for b in model.buffers)
+    assert model.arena_size == model.lower_bound == model.plan.overlap_bound == 16000
+
+
+def test_input_also_read_through_an_undeclared_view_keeps_its_bytes(tmp_path):
+    """ADD(hv, h) where hv is a view of h: hv has the output's shape (declared), h does not
+    (broadcast, undeclared), so the output may not overlap their shared storage."""
+    import numpy as np
+    from tinyaot.modelbuilder import ModelBuilder
+    mb = ModelBuilder()
+    q = dict(scale=0.1, zero_point=0)
+    x = mb.input("x", "int8", [2, 2], **q)
+    h = mb.tensor("h", "int8", [2, 2], **q)
+    mb.op("RELU", [x], [h])
+    hv = mb.tensor("hv", "int8", [1, 2, 2], **q)
+    mb.op("RESHAPE", [h, mb.const("s", np.array([1, 2, 2], np.int32))], [hv], "ReshapeOptions", new_shape=[1, 2, 2])
+    y = mb.tensor("y", "int8", [1, 2, 2], **q)
+    mb.op("ADD", [hv, h], [y], "AddOptions")
+    z = mb.tensor("z", "int8", [1, 2, 2], **q)
+    mb.op("RELU", [y], [z])
+    mb.output(z)
+    path = tmp_path / "m.tflite"
+    path.write_bytes(mb.build())
+    model = compile_model(path, Options("m"))
+    (add_call,), = [calls for op, calls in model.calls if op.type == "ADD"]
+    assert [t for t, _, _ in add_call.overlaps] == [hv]  # declared for the view only
+    assert not any(b.overlaps for b in model.buffers)
