@@ -1,6 +1,7 @@
 """Human-readable tables for `tinyaot inspect`."""
 
 from tinyaot.codegen.emit import header_text
+from tinyaot.planner.lifetimes import limit_words
 
 
 def print_inspection(model):
@@ -28,7 +29,7 @@ def print_inspection(model):
         print(f"  {b.offset:>8} {b.size:>8} {f'{b.first}-{b.last}':>9}  {b.name}")
     for b in model.buffers:
         for t, limit in sorted(b.overlaps.items()):
-            print(f"  may overlap: {b.name} over {g.tensors[t].name}, starting at most {limit} bytes after it")
+            print(f"  may overlap: {b.name} over {g.tensors[t].name}, starting {limit_words(limit)}")
     overlap = "" if model.plan.overlap_bound == model.lower_bound else f" (overlap-aware {model.plan.overlap_bound})"
     print(f"\narena {model.arena_size} bytes, lower bound {model.lower_bound} bytes{overlap}, "
           f"state {model.state_size} bytes, alignment {model.options.alignment}")

@@ -147,11 +147,11 @@ def test_verifier_rejects_an_overlap_past_the_declared_limit():
     bs = buffers((256, 0, 1), (256, 1, 2))
     pair(bs[1], bs[0], -32)
     bs[0].offset, bs[1].offset = 32, 16  # out starts 16 below in: 16 more than allowed
-    with pytest.raises(TinyAotError, match=r"memory plan is invalid: buffer 'b1' overlaps 'b0' starting -16 bytes "
-                                           r"above it; its kernel allows at most -32"):
+    with pytest.raises(TinyAotError, match=r"memory plan is invalid: buffer 'b1' overlaps 'b0' starting 16 bytes "
+                                           r"below it; its kernel allows sharing bytes only starting at least 32 bytes below it"):
         verify_plan(bs, 288, 16, "m")
     bs[0].offset, bs[1].offset = 0, 32  # above its input: never declared
-    with pytest.raises(TinyAotError, match=r"buffer 'b1' overlaps 'b0' starting 32 bytes above it"):
+    with pytest.raises(TinyAotError, match=r"buffer 'b1' overlaps 'b0' starting 32 bytes above it; its kernel "):
         verify_plan(bs, 288, 16, "m")
 
 
@@ -198,8 +198,8 @@ def test_plan_picture_shows_overlaps_and_both_bounds(own_model):
     assert "kws: arena 10048 bytes, lower bound 16000 bytes, overlap-aware 10048 bytes</text>" in svg
     assert "LB 16000</text>" in svg and "overlap-aware bound 10048</text>" in svg
     # conv3 (8000 bytes) -> dw6, 384 bytes lower: they share 7616 bytes at step 1.
-    assert ("<title>dw6 written over conv3: 7616 bytes shared at step 1 (starts -384 bytes after it, "
-            "kernel allows -384)</title>") in svg
+    assert ("<title>dw6 written over conv3: 7616 bytes shared at step 1 (starts 384 bytes below it; its kernel "
+            "allows at least 384 bytes below it)</title>") in svg
     assert svg.count('fill="url(#shared)"') == 9  # 4 depthwise, 4 pointwise, the average pool
 
 

@@ -25,6 +25,16 @@ class Buffer:
         return self.first <= other.last and other.first <= self.last
 
 
+def offset_words(d):
+    """Where a buffer starting d bytes after another is, in words."""
+    return "at it" if d == 0 else f"{-d} bytes below it" if d < 0 else f"{d} bytes above it"
+
+
+def limit_words(limit):
+    """Where an output must start to overlap its input within a declared limit (<= 0)."""
+    return "at or below it" if limit == 0 else f"at least {-limit} bytes below it"
+
+
 def arena_buffers(graph, views, scratch_by_step, inputs_in_arena=False, overlaps_by_step=None):
     """Returns Buffers for every arena-resident tensor group and scratch buffer.
 

@@ -6,6 +6,7 @@ dashed lines: the classic one and the one that counts declared overlaps."""
 from html import escape
 
 from tinyaot.planner.greedy import align_up
+from tinyaot.planner.lifetimes import limit_words, offset_words
 
 COLORS = ["#8dd3c7", "#ffffb3", "#bebada", "#fb8072", "#80b1d3", "#fdb462", "#b3de69", "#fccde5",
           "#d9d9d9", "#bc80bd", "#ccebc5", "#ffed6f"]
@@ -80,5 +81,6 @@ def _shared_bytes(buffers, graph, alignment, y_of):
             out.append(f'<rect x="{LEFT + b.first * STEP_W}" y="{y:.1f}" width="{STEP_W}" height="{y_of(lo) - y:.1f}" '
                        f'fill="url(#shared)" stroke="#000" stroke-dasharray="3 2"><title>{escape(b.name)} written '
                        f'over {escape(inp.name)}: {hi - lo} bytes shared at step {b.first} (starts '
-                       f'{b.offset - inp.offset} bytes after it, kernel allows {limit})</title></rect>')
+                       f'{offset_words(b.offset - inp.offset)}; its kernel allows '
+                       f'{limit_words(limit)})</title></rect>')
     return out

@@ -1,6 +1,7 @@
 """An independent check of a memory plan; the build fails if it does not hold."""
 
 from tinyaot.errors import TinyAotError
+from tinyaot.planner.lifetimes import limit_words, offset_words
 
 
 def verify_plan(buffers, arena_size, alignment, source):
@@ -22,8 +23,9 @@ def verify_plan(buffers, arena_size, alignment, source):
                 limit = out.overlaps.get(inp.tensor) if inp.tensor is not None else None
                 if limit is not None and out.first == inp.last:
                     if out.offset - inp.offset > limit:
-                        fail(f"buffer '{out.name}' overlaps '{inp.name}' starting {out.offset - inp.offset} bytes "
-                             f"above it; its kernel allows at most {limit}")
+                        where = offset_words(out.offset - inp.offset)
+                        fail(f"buffer '{out.name}' overlaps '{inp.name}' starting {where}; its kernel allows "
+                             f"sharing bytes only starting {limit_words(limit)}")
                     break
             else:
                 fail(f"buffers '{a.name}' and '{b.name}' are live at the same step and overlap")
