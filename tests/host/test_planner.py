@@ -148,7 +148,8 @@ def test_verifier_rejects_an_overlap_past_the_declared_limit():
     pair(bs[1], bs[0], -32)
     bs[0].offset, bs[1].offset = 32, 16  # out starts 16 below in: 16 more than allowed
     with pytest.raises(TinyAotError, match=r"memory plan is invalid: buffer 'b1' overlaps 'b0' starting 16 bytes "
-                                           r"below it; its kernel allows sharing bytes only starting at least 32 bytes below it"):
+                                           r"below it; its kernel allows sharing bytes only starting at least 32 "
+                                           r"bytes below it"):
         verify_plan(bs, 288, 16, "m")
     bs[0].offset, bs[1].offset = 0, 32  # above its input: never declared
     with pytest.raises(TinyAotError, match=r"buffer 'b1' overlaps 'b0' starting 32 bytes above it; its kernel "):
