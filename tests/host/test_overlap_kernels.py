@@ -84,6 +84,13 @@ def _elementwise_model(rng, family):
         out_q = dict(scale=1.0 / 128, zero_point=0)
     elif family == "hard_swish":
         out_q = dict(scale=in_scale * float(rng.uniform(0.5, 2.0)), zero_point=int(rng.integers(-50, 50)))
+    if family == "pad":
+        pads = rng.integers(0, 3, (len(shape), 2))
+        y = mb.tensor("y", "int8", [n + int(a + b) for n, (a, b) in zip(shape, pads)], scale=in_scale,
+                      zero_point=in_zp)
+        mb.op("PAD", [x, mb.const("p", pads.astype(np.int32))], [y])
+        mb.output(y)
+        return mb.build()
     y = mb.tensor("y", "int8", shape, **out_q)
     if family in ("add", "mul"):
         other = mb.input("x2", "int8", shape, scale=float(rng.uniform(0.005, 0.1)),
@@ -99,7 +106,7 @@ def _elementwise_model(rng, family):
 
 
 WINDOW = ["depthwise", "conv", "pointwise", "avg_pool", "max_pool"]
-ELEMENTWISE = ["relu", "relu6", "logistic", "tanh", "leaky_relu", "hard_swish", "quantize", "add", "mul"]
+ELEMENTWISE = ["relu", "relu6", "logistic", "tanh", "leaky_relu", "hard_swish", "quantize", "add", "mul", "pad"]
 # Declared from the exact order (reads before writes of each channel or element): one
 # byte further must break some case. conv/pointwise declare per pixel (pair), safely short.
 TIGHT = {"depthwise", "avg_pool", "max_pool", *ELEMENTWISE}

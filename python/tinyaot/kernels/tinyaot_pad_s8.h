@@ -2,9 +2,12 @@
  * tinyaot_pad_s8.h - int8 constant padding (PAD, PADV2).
  *
  * Matches TFLM's reference_ops::Pad: the output is the input surrounded by
- * pad_value. Done here as a fill followed by copying the input row by row to
- * its place, which gives the same bytes. Unpadded dimensions are merged at
- * compile time, so dims[] (the input's) has few entries and rows are long.
+ * pad_value. Done here in one forward walk over the output, padding up to each
+ * input row's place and copying the row, so that each output byte is written
+ * after the input bytes before it have been read: the output may start below
+ * the input and grow over it (the planner counts on this order, see
+ * ops/overlap.py). Unpadded dimensions are merged at compile time, so dims[]
+ * (the input's) has few entries and rows are long.
  */
 #ifndef TINYAOT_PAD_S8_H
 #define TINYAOT_PAD_S8_H
@@ -27,14 +30,17 @@ static void tinyaot_pad_s8(const struct tinyaot_pad_s8_params *p, const int32_t 
 {
     int32_t index[TINYAOT_PAD_MAX_DIMS] = {0};
     const int32_t inner = dims[p->rank - 1];
-    int32_t o = p->first, n, i, d;
-    for (i = 0; i < p->output_size; i++) {
-        output[i] = (int8_t)p->pad_value;
-    }
+    const int8_t pad_value = (int8_t)p->pad_value;
+    int32_t o = p->first, done = 0, n, i, d;
     for (n = 0; n < p->input_size; n += inner) {
+        /* Rows come in increasing output order: pad up to this one, then copy it. */
+        for (; done < o; done++) {
+            output[done] = pad_value;
+        }
         for (i = 0; i < inner; i++) {
             output[o + i] = input[n + i];
         }
+        done = o + inner;
         /* Next input row: count up the outer dimensions like an odometer. */
         for (d = p->rank - 2; d >= 0; d--) {
             o += strides[d];
@@ -44,6 +50,9 @@ static void tinyaot_pad_s8(const struct tinyaot_pad_s8_params *p, const int32_t 
             o -= strides[d] * dims[d];
             index[d] = 0;
         }
+    }
+    for (; done < p->output_size; done++) {
+        output[done] = pad_value;
     }
 }
 

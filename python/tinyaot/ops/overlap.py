@@ -28,6 +28,14 @@ def elementwise(inp, out):
     return _declared(inp, out, 0) if same else []
 
 
+def forward_copy(inp, out, last):
+    """tinyaot_pad_s8 walks the output forward, reading input byte k just before writing
+    it to its place p(k) >= k; `last`: p of the last input byte, the furthest any byte
+    moves up. Each write lands at or below the byte just read when the output starts
+    at most that far below the input (int8: bytes are values)."""
+    return _declared(inp, out, (inp.nbytes - 1) - last)
+
+
 def _last_reader(size, out_size, taps, stride, dilation, pad):
     """Per input position on one axis, the last output position whose window reads it
     (taps outside the input are skipped), or -1."""

@@ -8,6 +8,7 @@ invent a rescaling TFLM does not have.
 
 import numpy as np
 
+from tinyaot.ops import overlap
 from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, TensorRef
 from tinyaot.ops.strided_copy import expect_moved_values
 
@@ -149,9 +150,11 @@ def lower_pad(ctx):
         "first": sum(lo * s for lo, s in zip(left, strides)),
         "pad_value": pad_value,
     })
+    last = params.fields["first"] + sum((n - 1) * s for n, s in zip(in_dims, strides))
     return [KernelCall("tinyaot_pad_s8", [
         params, ParamArray("int32_t", np.array(in_dims, np.int32)),
-        ParamArray("int32_t", np.array(strides, np.int32)), TensorRef(inp.index), TensorRef(out.index)])]
+        ParamArray("int32_t", np.array(strides, np.int32)), TensorRef(inp.index), TensorRef(out.index)],
+        overlaps=overlap.forward_copy(inp, out, last))]
 
 
 OPS = {"CONCATENATION": lower_concatenation, "PACK": lower_pack, "PAD": lower_pad, "PADV2": lower_pad}
