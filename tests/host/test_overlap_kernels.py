@@ -107,9 +107,10 @@ def _elementwise_model(rng, family):
 
 WINDOW = ["depthwise", "conv", "pointwise", "avg_pool", "max_pool"]
 ELEMENTWISE = ["relu", "relu6", "logistic", "tanh", "leaky_relu", "hard_swish", "quantize", "add", "mul", "pad"]
-# Declared from the exact order (reads before writes of each channel or element): one
-# byte further must break some case. conv/pointwise declare per pixel (pair), safely short.
-TIGHT = {"depthwise", "avg_pool", "max_pool", *ELEMENTWISE}
+# Bytes past the declared limit within which some case must break: the declaration is as
+# tight as the kernel's order (1), or short by at most the output channels a convolution
+# computes together before writing them (its declaration counts whole pixels or pixel pairs).
+SLACK = {"conv": 8, "pointwise": 8}
 
 DRIVER = r"""
 #include <stdio.h>
@@ -199,9 +200,9 @@ def _run_family(family, tmp_path):
         cases[name] = (limit, interp.get_output(0).reshape(-1), None, [])
         data = "\n".join(f"        static int8_t in{i}[{x.nbytes}] = {{{_c_bytes(x)}}};" for i, x in enumerate(inputs))
         body.append(CASE % dict(name=name, data=data, out=out_bytes, **{"in": in_bytes}, k=k, base=out_bytes,
-                                big=out_bytes + max(in_bytes, limit + 1 + out_bytes) + 1,
+                                big=out_bytes + max(in_bytes, limit + SLACK.get(family, 1) + out_bytes) + 1,
                                 inputs=", ".join(f"in{i}" for i in range(len(inputs))),
-                                d_min=-(out_bytes - 1), d_max=limit + 1))
+                                d_min=-(out_bytes - 1), d_max=limit + SLACK.get(family, 1)))
         includes.append(f'#include "{name}.c"')
     driver = tmp_path / "driver.c"
     driver.write_text(DRIVER % dict(includes="\n".join(includes), body="".join(body)))
@@ -227,11 +228,10 @@ def _run_family(family, tmp_path):
 def test_output_overlapping_the_input_as_declared_changes_nothing(family, tmp_path):
     cases = _run_family(family, tmp_path)
     assert len(cases) >= CASES // 2, f"only {len(cases)} of {CASES} random {family} cases declare an overlap"
-    past_limit = 0
+    slack, past_limit = SLACK.get(family, 1), 0
     for name, (limit, expected, separate, differs) in cases.items():
         assert np.array_equal(separate, expected.astype(np.int64)), f"{name}: separate buffers differ from TFLM"
         allowed = [d for d in differs if d <= limit]
         assert not allowed, f"{name}: output at {allowed[:5]} bytes from the input (declared <= {limit}) differs"
-        past_limit += limit + 1 in differs
-    if family in TIGHT:
-        assert past_limit, f"no {family} case breaks one byte past its declared limit: the declaration is loose"
+        past_limit += any(d <= limit + slack for d in differs)
+    assert past_limit, f"no {family} case breaks within {slack} bytes past its declared limit: it is loose"
