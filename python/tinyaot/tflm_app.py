@@ -60,8 +60,9 @@ def resolver_methods(tflm_dir):
 
 
 def kernel_sources(tflm_dir, kernels, register):
-    """The kernel .cc defining `register`() (the CMSIS-NN one first with cmsis-nn) and its
-    X_common.cc, which holds what the reference and optimized versions of X share."""
+    """The kernel .cc defining `register`() (the CMSIS-NN one first with cmsis-nn) and the
+    X_common.cc of every kernel header X.h it includes, directly or through other kernel
+    headers (what the reference and optimized kernels share, e.g. conv.h's for depthwise)."""
     folders = [tflm_dir / _MICRO / "kernels"]
     if kernels == "cmsis-nn":
         folders.insert(0, tflm_dir / _MICRO / "kernels" / "cmsis_nn")
@@ -69,9 +70,20 @@ def kernel_sources(tflm_dir, kernels, register):
     for folder in folders:
         for path in sorted(folder.glob("*.cc")):
             if pattern.search(path.read_text(errors="replace")):
-                common = tflm_dir / _MICRO / "kernels" / f"{path.stem}_common.cc"
-                return [path] + ([common] if common.exists() else [])
+                names = [path.stem] + [h for h in _kernel_headers(path, tflm_dir, []) if h != path.stem]
+                commons = [tflm_dir / _MICRO / "kernels" / f"{h}_common.cc" for h in names]
+                return [path] + [c for c in commons if c.exists()]
     return []
+
+
+def _kernel_headers(path, tflm_dir, found):
+    """Names X of the tensorflow/lite/micro/kernels/X.h that `path` includes, transitively."""
+    for name in re.findall(r'#include "tensorflow/lite/micro/kernels/(\w+)\.h"', path.read_text(errors="replace")):
+        header = tflm_dir / _MICRO / "kernels" / f"{name}.h"
+        if name not in found and header.exists():
+            found.append(name)
+            _kernel_headers(header, tflm_dir, found)
+    return found
 
 
 def c_array(data, name):
