@@ -1,9 +1,13 @@
 #!/usr/bin/env python3
 """The demo: compile a model, run it on both QEMU boards over the serial line,
-print its outputs next to TFLite Micro's, then the footprint and speed table.
+print its outputs next to TFLite Micro's, then the footprint and speed table:
+tinyaot (portable and CMSIS-NN kernels) and TFLM itself (reference and CMSIS-NN
+kernels) side by side on each board (tinyaot bench).
 
 Model: samples/hello_world/hello_world.tflite (the project's own), plus the
 published models in ../shared/models for the table when that folder exists.
+TFLM and CMSIS-NN come from ../shared/third_party (or TINYAOT_TFLM_DIR,
+TINYAOT_CMSIS_NN_DIR); without them the table has tinyaot's rows and says so.
 """
 
 import sys
@@ -59,7 +63,7 @@ def main():
     for board in harness.boards():
         show_model_on_board(board)
     show_plan()
-    print("\n== footprint and speed (tinyaot bench) ==")
+    print("\n== footprint and speed: tinyaot and TFLM on the same boards (tinyaot bench) ==")
     models = [str(MODEL)] + [str(p) for p in sorted((ROOT.parent / "shared" / "models").glob("*.tflite"))]
     return bench.main(models + ["--json", str(ROOT / "build" / "bench.json")])
 

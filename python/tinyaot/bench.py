@@ -64,7 +64,7 @@ def failure_reason(log):
         if line.startswith("CMake Error"):
             picked.append(line.strip())
             picked += [l.strip() for l in lines[i + 1:i + 6] if l.startswith("  ") and l.strip()]
-        elif re.search(r"\berror\b|overflow", line, re.I) and not line.startswith("ninja:"):
+        elif re.search(r"\berror\b|overflow|undefined reference", line, re.I) and not line.startswith("ninja:"):
             picked.append(re.sub(r"^\S*/ld: ", "ld: ", line.strip()))
     return " | ".join(dict.fromkeys(picked)) if picked else lines[-1]
 

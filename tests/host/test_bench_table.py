@@ -50,3 +50,11 @@ def test_without_the_tflm_tree_bench_keeps_tinyaot_and_says_how_to_provide_it(mo
     assert "tinyaot-portable" in variants
     assert len(notes) == 2 and all("set TINYAOT_TFLM_DIR" in n and str(tmp_path / "absent") in n for n in notes)
     assert bench.format_table([], notes).endswith(notes[-1])
+
+
+def test_a_failed_link_shows_the_undefined_symbols_not_collect2s_last_line():
+    log = ("[10/10] Linking CXX executable runner.elf\nFAILED: runner.elf\n"
+           "conv.cc:(.text+0x2bc): undefined reference to `tflite::kConvInputTensor'\n"
+           "collect2: error: ld returned 1 exit status\nninja: build stopped: subcommand failed.")
+    assert bench.failure_reason(log) == ("conv.cc:(.text+0x2bc): undefined reference to `tflite::kConvInputTensor'"
+                                         " | collect2: error: ld returned 1 exit status")
