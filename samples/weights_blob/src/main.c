@@ -1,9 +1,11 @@
 /*
  * tinyaot weights_blob: the model's weights live apart from its code, in a
- * section of their own; bind them at start, refuse bad blobs, then run.
+ * section of their own; bind them at start, refuse bad blobs (each with its
+ * own error code), then run.
  */
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <zephyr/kernel.h>
 #include <zephyr/sys/printk.h>
@@ -12,6 +14,16 @@
 
 extern const uint8_t weights_blob[];
 extern const uint8_t weights_blob_end[];
+
+/* A RAM copy of the blob with one defect at a time (as a bad update would bring). */
+static uint8_t bad_blob[TINYAOT_HELLO_WORLD_WEIGHTS_SIZE] __aligned(4);
+
+static int bind_with_defect(size_t offset, uint8_t flip)
+{
+	memcpy(bad_blob, weights_blob, sizeof(bad_blob));
+	bad_blob[offset] ^= flip;
+	return (int)tinyaot_hello_world_bind_weights(bad_blob, sizeof(bad_blob));
+}
 
 static const int8_t sample_inputs[][4] = {
 	{ 10, -20, 30, 5 },
@@ -32,6 +44,11 @@ int main(void)
 	printk("bind NULL: %d\n", (int)tinyaot_hello_world_bind_weights(NULL, size));
 	printk("bind misaligned: %d\n", (int)tinyaot_hello_world_bind_weights(weights_blob + 1, size - 1));
 	printk("bind truncated: %d\n", (int)tinyaot_hello_world_bind_weights(weights_blob, size - 1));
+	/* Header: magic at 0, version at 4, architecture id at 8; the payload from 32. */
+	printk("bind wrong magic: %d\n", bind_with_defect(0, 0x01));
+	printk("bind wrong version: %d\n", bind_with_defect(4, 0x02));
+	printk("bind other architecture: %d\n", bind_with_defect(8, 0x01));
+	printk("bind bad CRC: %d\n", bind_with_defect(32 + 5, 0x10));
 	printk("bind: %d (%u bytes)\n", (int)tinyaot_hello_world_bind_weights(weights_blob, size), (unsigned)size);
 	for (r = 0; r < 3; r++) {
 		for (i = 0; i < 4; i++) {
