@@ -63,12 +63,38 @@ static inline int32_t tinyaot_rounding_divide_by_pot(int32_t x, int32_t exponent
 #endif
 #endif
 
+#if TINYAOT_LONG_MULTIPLY
+/*
+ * x * multiplier * 2^shift as TFLite's MultiplyByQuantizedMultiplier rounds it
+ * (SaturatingRoundingDoublingHighMul, then RoundingDivideByPOT). gemmlowp's
+ * nudge makes the first rounding floor((P + 2^30) / 2^31) for either sign of
+ * the product P; the second, h / 2^r to nearest with ties away from zero, is
+ * floor((h + 2^(r-1) - [h < 0]) / 2^r), worked in uint32_t where h + 2^(r-1)
+ * passes INT32_MAX. Bit-exact with the two reference functions above
+ * (tests/host/test_requantize.py).
+ */
+static inline int32_t tinyaot_requantize(int32_t x, int32_t multiplier, int32_t shift)
+{
+    const int32_t left_shift = shift > 0 ? shift : 0;
+    const int32_t right_shift = shift > 0 ? 0 : -shift;
+    const int32_t a = (int32_t)((uint32_t)x << left_shift);
+    int32_t h;
+    uint32_t t;
+    if (a == INT32_MIN && multiplier == INT32_MIN) {
+        h = INT32_MAX;  /* the one product that saturates */
+    } else {
+        h = (int32_t)(((int64_t)a * multiplier + 0x40000000) >> 31);
+    }
+    if (right_shift == 0) {
+        return h;
+    }
+    t = (uint32_t)h + (1u << (right_shift - 1)) - (h < 0 ? 1u : 0u);
+    return h < 0 ? (int32_t)t >> right_shift : (int32_t)(t >> right_shift);
+}
+#else
 /* floor((u * m + 2^30 - neg) / 2^31) for u, m <= 2^31 and neg 0 or 1: at most 2^31. */
 static inline uint32_t tinyaot_q31_magnitude(uint32_t u, uint32_t m, uint32_t neg)
 {
-#if TINYAOT_LONG_MULTIPLY
-    return (uint32_t)(((uint64_t)u * m + (0x40000000u - neg)) >> 31);
-#else
     /* u * m = uh*mh * 2^32 + (uh*ml + ul*mh) * 2^16 + ul*ml in 16-bit halves;
        uh, mh <= 2^15, so the middle sum stays below 2^32. */
     const uint32_t ul = u & 0xFFFFu, uh = u >> 16, ml = m & 0xFFFFu, mh = m >> 16;
@@ -78,16 +104,16 @@ static inline uint32_t tinyaot_q31_magnitude(uint32_t u, uint32_t m, uint32_t ne
     const uint32_t low = lo_mid + (0x40000000u - neg);
     const uint32_t high = uh * mh + (mid >> 16) + (lo_mid < lo) + (low < lo_mid);
     return (high << 1) | (low >> 31);
-#endif
 }
 
 /*
  * x * multiplier * 2^shift as TFLite's MultiplyByQuantizedMultiplier rounds it
  * (SaturatingRoundingDoublingHighMul, then RoundingDivideByPOT), both roundings
- * worked on magnitudes: with P = |x'| * |multiplier| (x' = x << left shift) and
- * neg = 1 for a negative product, the first is sign * floor((P + 2^30 - neg) / 2^31)
- * and the second, on that magnitude, floor((q + 2^(r-1)) / 2^r) for either sign.
- * Bit-exact with the two reference functions above (tests/host/test_requantize.py).
+ * worked on magnitudes with 32-bit multiplies: with P = |x'| * |multiplier|
+ * (x' = x << left shift) and neg = 1 for a negative product, the first is
+ * sign * floor((P + 2^30 - neg) / 2^31) and the second, on that magnitude,
+ * floor((q + 2^(r-1)) / 2^r) for either sign. Bit-exact with the two reference
+ * functions above (tests/host/test_requantize.py).
  */
 static inline int32_t tinyaot_requantize(int32_t x, int32_t multiplier, int32_t shift)
 {
@@ -102,6 +128,7 @@ static inline int32_t tinyaot_requantize(int32_t x, int32_t multiplier, int32_t 
     q -= q >> 31;  /* 2^31 only for INT32_MIN * INT32_MIN, which saturates */
     return (int32_t)((q ^ (uint32_t)sign) - (uint32_t)sign);
 }
+#endif
 
 /* An int32 accumulator to an int8 output: rescaled, moved to the output zero
    point and clamped to the activation range, as the int8 reference kernels end. */
