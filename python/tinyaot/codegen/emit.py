@@ -99,6 +99,7 @@ class _CodegenContext:
         self.weights = {}  # tensor index -> symbol, in order of first use
         self.params = []  # rendered static const definitions
         self.table_bytes = {}  # symbol -> bytes of each per-channel table (folded biases, multipliers)
+        self.relaid_bytes = {}  # symbol -> bytes of each weights tensor re-laid out for its kernel
         self.headers = set()
         self.struct_fields = {}  # operator index -> {symbol: fields}: what the code is specialised on
         self.blob = blob.BlobLayout() if model.options.weights == "blob" else None
@@ -148,7 +149,7 @@ class _CodegenContext:
         if isinstance(arg, ParamArray):
             symbol = f"{self.prefix}_{suffix}_arg{k}"
             values = np.asarray(arg.values).reshape(-1)
-            self.table_bytes[symbol] = len(values) * _C_SIZES[arg.ctype]
+            (self.relaid_bytes if arg.weights else self.table_bytes)[symbol] = len(values) * _C_SIZES[arg.ctype]
             if self.blob is not None:
                 self.blob_arrays.append((symbol, arg.ctype, values))
                 return symbol
@@ -278,8 +279,9 @@ class _CodegenContext:
                       "first_step": b.first, "last_step": b.last,
                       "may_overlap": [{"input": g.tensors[t].name, "tensor": t, "limit": d}
                                       for t, d in sorted(b.overlaps.items())]} for b in m.buffers],
-            "weights": {s: g.tensors[t].nbytes for t, s in sorted(self.weights.items())},
-            "weight_bytes": sum(g.tensors[t].nbytes for t in self.weights),
+            "weights": {**{s: g.tensors[t].nbytes for t, s in sorted(self.weights.items())},
+                        **dict(sorted(self.relaid_bytes.items()))},
+            "weight_bytes": sum(g.tensors[t].nbytes for t in self.weights) + sum(self.relaid_bytes.values()),
             # Flash beside the weights: tables computed at compile time.
             "tables": dict(sorted(self.table_bytes.items())),
             "table_bytes": sum(self.table_bytes.values()),

@@ -1,6 +1,6 @@
 /*
  * tinyaot_conv2d_1x1_s8.h - int8 2-D convolution with a 1x1 filter (NHWC input,
- * [output_ch][input_ch] filter), no groups.
+ * [output_ch][input_ch] filter re-laid out in blocks of four output channels), no groups.
  *
  * The same numbers as tinyaot_conv2d_s8 (TFLM's ConvPerChannel), computed as a
  * matrix product: a 1x1 window never leaves the input, so the lowering folds
@@ -23,18 +23,24 @@ struct tinyaot_conv2d_1x1_params {
     int32_t per_channel;        /* 1: multiplier/shift per output channel, 0: one for all */
 };
 
-static inline int8_t tinyaot_conv2d_1x1_out(const struct tinyaot_conv2d_1x1_params *p,
-                                            const int32_t *multiplier, const int32_t *shift,
-                                            int32_t oc, int32_t acc)
+/* The requantization of one output channel, parameters taken from p once per pixel pair. */
+struct tinyaot_conv2d_1x1_requant {
+    const int32_t *multiplier, *shift;
+    int32_t per_channel, output_offset, act_min, act_max;
+};
+
+static inline int8_t tinyaot_conv2d_1x1_out(const struct tinyaot_conv2d_1x1_requant *r, int32_t oc, int32_t acc)
 {
-    const int32_t ch = p->per_channel ? oc : 0;
-    return tinyaot_requantize_s8(acc, multiplier[ch], shift[ch], p->output_offset, p->act_min, p->act_max);
+    const int32_t ch = r->per_channel ? oc : 0;
+    return tinyaot_requantize_s8(acc, r->multiplier[ch], r->shift[ch], r->output_offset, r->act_min, r->act_max);
 }
 
 /*
- * Every output channel of two output pixels, two channels at a time: each
- * input and weight value loaded serves two products. For an odd pixel out the
- * caller passes the same pixel twice.
+ * Every output channel of two output pixels (in0, in1; for an odd pixel out the
+ * caller passes the same pixel twice), four channels at a time: each input value
+ * loaded serves four products, each weight two. filter: per block of four output
+ * channels [input_ch][4], the four weights side by side (re-laid out by the
+ * lowering); the output_ch % 4 channels after the blocks as plain rows.
  */
 static void tinyaot_conv2d_1x1_pixel_pair(const struct tinyaot_conv2d_1x1_params *p,
                                           const int32_t *multiplier, const int32_t *shift,
@@ -43,35 +49,52 @@ static void tinyaot_conv2d_1x1_pixel_pair(const struct tinyaot_conv2d_1x1_params
 {
     const int32_t depth = p->input_ch;
     const int32_t output_ch = p->output_ch;
-    int32_t oc, ic;
-    for (oc = 0; oc + 1 < output_ch; oc += 2) {
-        const int8_t *w0 = filter + oc * depth;
-        const int8_t *w1 = w0 + depth;
-        /* acc<channel><pixel> */
-        int32_t acc00 = bias[oc], acc01 = bias[oc];
-        int32_t acc10 = bias[oc + 1], acc11 = bias[oc + 1];
+    const int32_t blocked = output_ch - output_ch % 4;
+    struct tinyaot_conv2d_1x1_requant r;
+    int32_t oc, ic, k;
+    r.multiplier = multiplier;
+    r.shift = shift;
+    r.per_channel = p->per_channel;
+    r.output_offset = p->output_offset;
+    r.act_min = p->act_min;
+    r.act_max = p->act_max;
+    for (oc = 0; oc < blocked; oc += 4) {
+        const int8_t *w = filter + oc * depth;
+        /* a<channel> for pixel 0, b<channel> for pixel 1 */
+        int32_t a0 = bias[oc], a1 = bias[oc + 1], a2 = bias[oc + 2], a3 = bias[oc + 3];
+        int32_t b0 = a0, b1 = a1, b2 = a2, b3 = a3;
+        int32_t acc[8];
         for (ic = 0; ic < depth; ic++) {
             const int32_t x0 = in0[ic], x1 = in1[ic];
-            const int32_t a = w0[ic], b = w1[ic];
-            acc00 += a * x0;
-            acc01 += a * x1;
-            acc10 += b * x0;
-            acc11 += b * x1;
+            const int32_t w0 = w[0], w1 = w[1], w2 = w[2], w3 = w[3];
+            a0 += w0 * x0;
+            b0 += w0 * x1;
+            a1 += w1 * x0;
+            b1 += w1 * x1;
+            a2 += w2 * x0;
+            b2 += w2 * x1;
+            a3 += w3 * x0;
+            b3 += w3 * x1;
+            w += 4;
         }
-        out0[oc] = tinyaot_conv2d_1x1_out(p, multiplier, shift, oc, acc00);
-        out1[oc] = tinyaot_conv2d_1x1_out(p, multiplier, shift, oc, acc01);
-        out0[oc + 1] = tinyaot_conv2d_1x1_out(p, multiplier, shift, oc + 1, acc10);
-        out1[oc + 1] = tinyaot_conv2d_1x1_out(p, multiplier, shift, oc + 1, acc11);
+        acc[0] = a0, acc[1] = a1, acc[2] = a2, acc[3] = a3;
+        acc[4] = b0, acc[5] = b1, acc[6] = b2, acc[7] = b3;
+        for (k = 0; k < 4; k++) {
+            out0[oc + k] = tinyaot_conv2d_1x1_out(&r, oc + k, acc[k]);
+        }
+        for (k = 0; k < 4; k++) {
+            out1[oc + k] = tinyaot_conv2d_1x1_out(&r, oc + k, acc[4 + k]);
+        }
     }
-    if (oc < output_ch) {
+    for (; oc < output_ch; oc++) {
         const int8_t *w0 = filter + oc * depth;
         int32_t acc00 = bias[oc], acc01 = bias[oc];
         for (ic = 0; ic < depth; ic++) {
             acc00 += (int32_t)w0[ic] * in0[ic];
             acc01 += (int32_t)w0[ic] * in1[ic];
         }
-        out0[oc] = tinyaot_conv2d_1x1_out(p, multiplier, shift, oc, acc00);
-        out1[oc] = tinyaot_conv2d_1x1_out(p, multiplier, shift, oc, acc01);
+        out0[oc] = tinyaot_conv2d_1x1_out(&r, oc, acc00);
+        out1[oc] = tinyaot_conv2d_1x1_out(&r, oc, acc01);
     }
 }
 
@@ -87,7 +110,7 @@ static inline const int8_t *tinyaot_conv2d_1x1_next(const struct tinyaot_conv2d_
     return in;
 }
 
-/* filter: [output_ch][input_ch]; bias: the folded bias above (never NULL). */
+/* filter: re-laid out as tinyaot_conv2d_1x1_pixel_pair reads it; bias: the folded bias above (never NULL). */
 static void tinyaot_conv2d_1x1_s8(const struct tinyaot_conv2d_1x1_params *p,
                                   const int32_t *multiplier, const int32_t *shift,
                                   const int8_t *input, const int8_t *filter,

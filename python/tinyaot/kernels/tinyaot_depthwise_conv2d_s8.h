@@ -179,7 +179,11 @@ static void tinyaot_depthwise_conv2d_s8(const struct tinyaot_depthwise_conv2d_pa
                     for (k = 0; k < 4; k++) {
                         acc[k] = bias[oc + k];
                     }
-                    if (in_step) {
+                    /* The common 3x3 window inside the input gets its taps unrolled (constant trip counts). */
+                    if (in_step && !border && rows == 3 && cols == 3) {
+                        tinyaot_depthwise_window4(window + ic, w_window + oc, 1, 3, 3, tap_step_x, tap_step_y,
+                                                  output_ch, filter_row, acc);
+                    } else if (in_step) {
                         tinyaot_depthwise_window4(window + ic, w_window + oc, 1, rows, cols, tap_step_x, tap_step_y,
                                                   output_ch, filter_row, acc);
                     } else {
@@ -195,7 +199,10 @@ static void tinyaot_depthwise_conv2d_s8(const struct tinyaot_depthwise_conv2d_pa
                         output[oc + k] = tinyaot_requantize_s8(acc[k], multiplier[ch], shift[ch], output_offset,
                                                                act_min, act_max);
                     }
-                    for (m += 4; m >= mult; m -= mult) {
+                    if (in_step) {
+                        ic += 4;
+                    } else if ((m += 4) == mult) {  /* mult is a multiple of 4 */
+                        m = 0;
                         ic++;
                     }
                 }

@@ -36,9 +36,11 @@ class ParamStruct:
 
 @dataclass
 class ParamArray:
-    """A `static const <ctype>[]` table, passed as a pointer."""
+    """A `static const <ctype>[]` table, passed as a pointer; weights=True for a
+    weights tensor re-laid out for its kernel (reported with the weights)."""
     ctype: str
     values: np.ndarray
+    weights: bool = False
 
 
 @dataclass

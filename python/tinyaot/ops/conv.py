@@ -6,6 +6,8 @@ activation range) is computed here, the way TFLM computes it, and passed to the
 kernel as constants.
 """
 
+import numpy as np
+
 from tinyaot.ops import overlap
 from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, TensorRef
 from tinyaot.quant import fold_input_offset, per_channel_multipliers
@@ -174,9 +176,19 @@ def _conv_1x1_call(ctx, inp, weights, bias, out):
     folded_bias = fold_input_offset(None if bias is None else bias.data, weights.data, quant["input_offset"],
                                     channel_axis=0)
     return [KernelCall("tinyaot_conv2d_1x1_s8", [
-        params, multipliers, shifts, TensorRef(inp.index), TensorRef(weights.index),
+        params, multipliers, shifts, TensorRef(inp.index), ParamArray("int8_t", _blocks_of_4(weights.data), True),
         ParamArray("int32_t", folded_bias), TensorRef(out.index),
     ], overlaps=overlap.pointwise(inp, out, geometry["stride_h"], geometry["stride_w"]))]
+
+
+def _blocks_of_4(weights):
+    """[output_ch][input_ch] weights in tinyaot_conv2d_1x1_s8's order: each block of four
+    output channels as [input_ch][4] (the four weights one input value meets, side by side),
+    the output_ch % 4 channels left after the blocks as plain rows."""
+    w = np.asarray(weights, dtype=np.int8).reshape(weights.shape[0], -1)
+    blocked = w.shape[0] - w.shape[0] % 4
+    blocks = w[:blocked].reshape(blocked // 4, 4, w.shape[1]).transpose(0, 2, 1)
+    return np.concatenate([blocks.reshape(-1), w[blocked:].reshape(-1)])
 
 
 def lower_conv(ctx):

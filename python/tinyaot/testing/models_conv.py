@@ -180,12 +180,15 @@ def depthwise_dilation_strides():
 def depthwise_channel_blocks():
     """The corners of the four-channel blocks: 7 channels at multiplier 1 (a block and three
     alone), multiplier 4 and 8 (four outputs share one input), stride 3, a window larger than
-    its input with a 1-pixel output, dilation, per-tensor weights."""
+    its input with a 1-pixel output, dilation, per-tensor weights; and a 1x1 convolution's."""
     rng = np.random.default_rng(38)
     mb = ModelBuilder()
     q = (0.05, 3)
     x = mb.input("x", "int8", [1, 5, 6, 7], scale=q[0], zero_point=q[1])
     h, q = depthwise(mb, rng, x, q, [1, 5, 6, 7], (3, 3), act=RELU, out_zp=-128, spread=80)
+    # A 1x1 convolution's corners too: a block of four filters and three alone, 9 pixels (one unpaired).
+    p1, _ = conv(mb, rng, h, q, [1, 3, 3, 7], (1, 1), stride=(2, 2), out_zp=4)
+    mb.output(p1)
     h, q = depthwise(mb, rng, h, q, [1, 2, 2, 28], (5, 5), multiplier=4, stride=(3, 3), out_zp=9)
     y, _ = depthwise(mb, rng, h, q, [1, 1, 1, 224], (4, 4), multiplier=8, stride=(2, 2), act=RELU6,
                      per_channel=False, out_zp=-128, out_scale=0.03, spread=100)
