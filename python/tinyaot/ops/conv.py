@@ -154,9 +154,12 @@ def _conv_call(ctx, kernel, ctype, inp, weights, bias, out, own_fields, fold_axi
         bias_arg = TensorRef(bias.index) if bias is not None else "NULL"
     overlaps = (overlap.depthwise(inp, out, geometry, own_fields["depth_multiplier"])
                 if "depth_multiplier" in own_fields else overlap.convolution(inp, out, geometry))
+    if "groups" in own_fields:  # CONV_2D: filters re-laid out for tinyaot_conv2d_s8
+        filter_arg = ParamArray("int8_t", _blocks_of_4(weights.data, own_fields["groups"]), True)
+    else:
+        filter_arg = TensorRef(weights.index)
     return [KernelCall(kernel, [
-        params, multipliers, shifts, TensorRef(inp.index), TensorRef(weights.index),
-        bias_arg, TensorRef(out.index),
+        params, multipliers, shifts, TensorRef(inp.index), filter_arg, bias_arg, TensorRef(out.index),
     ], overlaps=overlaps)]
 
 
@@ -181,14 +184,17 @@ def _conv_1x1_call(ctx, inp, weights, bias, out):
     ], overlaps=overlap.pointwise(inp, out, geometry["stride_h"], geometry["stride_w"]))]
 
 
-def _blocks_of_4(weights):
-    """[output_ch][input_ch] weights in tinyaot_conv2d_1x1_s8's order: each block of four
-    output channels as [input_ch][4] (the four weights one input value meets, side by side),
-    the output_ch % 4 channels left after the blocks as plain rows."""
+def _blocks_of_4(weights, groups=1):
+    """[output_ch][...] filters in tinyaot_conv2d_1x1_s8's and tinyaot_conv2d_s8's order: in
+    each group, each block of four filters as [taps and input channels][4] (the four weights
+    one input value meets, side by side), the filters left after the blocks as plain rows."""
     w = np.asarray(weights, dtype=np.int8).reshape(weights.shape[0], -1)
-    blocked = w.shape[0] - w.shape[0] % 4
-    blocks = w[:blocked].reshape(blocked // 4, 4, w.shape[1]).transpose(0, 2, 1)
-    return np.concatenate([blocks.reshape(-1), w[blocked:].reshape(-1)])
+    parts = []
+    for g in np.split(w, groups):
+        blocked = g.shape[0] - g.shape[0] % 4
+        parts += [g[:blocked].reshape(blocked // 4, 4, g.shape[1]).transpose(0, 2, 1).reshape(-1),
+                  g[blocked:].reshape(-1)]
+    return np.concatenate(parts)
 
 
 def lower_conv(ctx):
