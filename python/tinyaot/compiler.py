@@ -132,7 +132,7 @@ def gap_summary(graph, gaps):
 def lower_operator(graph, views, op, options):
     """(kernel calls, (backend, reason it is not options.kernels or None))."""
     ctx = LowerContext(graph, op)
-    if op.index in views.view_ops:
+    if op.index in views.view_ops and op.type in VIEW_OPS:
         return [], ("view", None)
     if op.type in VIEW_OPS:
         return lower_copy(ctx), ("portable", None)
@@ -143,6 +143,8 @@ def lower_operator(graph, views, op, options):
                                op_index=op.index, op_type=op.type)
     try:
         calls = lowering(ctx)  # validates the operator, whichever backend runs it
+        if op.index in views.view_ops:  # a concatenation whose producers write into its output
+            return [], ("view", None)
         if options.kernels == "cmsis-nn":
             cmsis_calls, reason = cmsis_nn.lower(ctx, calls, options.cpu)
             return cmsis_calls, ("portable" if reason else "cmsis-nn", reason)

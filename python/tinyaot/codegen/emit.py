@@ -175,7 +175,7 @@ class _CodegenContext:
             if r not in self.weights:
                 self.weights[r] = f"{self.prefix}_w{r}_{tensor.c_name}"
             return self.weights[r]
-        return f"({ctype} *)({self.prefix}_arena + {self.offsets[r]})"
+        return f"({ctype} *)({self.prefix}_arena + {self.offsets[r] + self.model.views.offset_of(t)})"
 
     def _tensor_info(self, t, member):
         tensor = self.graph.tensors[t]

@@ -81,6 +81,8 @@ def _allow_overlaps(buffers, graph, views, overlaps_by_step):
             a, b = by_root.get(views.root_of(inp)), by_root.get(views.root_of(out))
             if a is None or b is None or a is b or a.last != step or b.first != step:
                 continue
+            if inp in views.slices or out in views.slices:
+                continue  # a slice of a concatenation: its kernel's limit speaks of the slice alone
             if any(views.root_of(t) == a.tensor and t not in declared for t in readers):
                 continue
             b.overlaps[a.tensor] = min(limit, 0, b.overlaps.get(a.tensor, 0))

@@ -80,3 +80,29 @@ def squeeze_expand_dims_views():
     mb.op("EXPAND_DIMS", [h, mb.const("axis", np.array([2], np.int32))], [y])
     mb.output(y)
     return mb.build()
+
+
+@test_model("concat_in_place")
+def concat_in_place():
+    """Two FULLY_CONNECTED branches concatenated on the last axis of [1, n] rows: the
+    concatenation is a view, each branch writing its slice of the output; its output is
+    reshaped, then concatenated again with a third branch (rows of a [2, 16] output:
+    blocks are not contiguous, so that one copies)."""
+    rng = np.random.default_rng(12)
+    mb = ModelBuilder()
+    q = (0.1, 0)
+    x = mb.input("x", "int8", [1, 16], scale=0.05, zero_point=-3)
+    a = fc(mb, rng, x, 0.05, 12, 16, [1, 12], *q, act=1)
+    b = fc(mb, rng, x, 0.05, 20, 16, [1, 20], *q)
+    c = mb.tensor("c", "int8", [1, 32], scale=q[0], zero_point=q[1])
+    mb.op("CONCATENATION", [a, b], [c], "ConcatenationOptions", axis=-1)
+    r = mb.tensor("r", "int8", [2, 16], scale=q[0], zero_point=q[1])
+    mb.op("RESHAPE", [c, mb.const("shape", np.array([2, 16], np.int32))], [r], "ReshapeOptions", new_shape=[2, 16])
+    d0 = fc(mb, rng, x, 0.05, 32, 16, [1, 32], *q)
+    d = mb.tensor("d", "int8", [2, 16], scale=q[0], zero_point=q[1])
+    mb.op("RESHAPE", [d0, mb.const("shape2", np.array([2, 16], np.int32))], [d], "ReshapeOptions", new_shape=[2, 16])
+    e = mb.tensor("e", "int8", [2, 32], scale=q[0], zero_point=q[1])
+    mb.op("CONCATENATION", [r, d], [e], "ConcatenationOptions", axis=1)
+    y = fc(mb, rng, e, q[0], 4, 32, [2, 4], 0.2, 1)
+    mb.output(y)
+    return mb.build()
