@@ -213,6 +213,11 @@ function(tinyaot_add_model target)
 
   target_sources(${target} PRIVATE "${c_file}")
   target_include_directories(${target} PRIVATE "${out}")
+  # float32 SOFTMAX, LOGISTIC and TANH call the C library's expf/tanhf (an unused
+  # libm adds nothing). Zephyr's C libraries bring their math functions themselves.
+  if(NOT DEFINED ZEPHYR_BASE AND NOT MSVC)
+    target_link_libraries(${target} PRIVATE m)
+  endif()
   set_property(TARGET ${target} APPEND PROPERTY TINYAOT_MODELS "${ARG_NAME}")
   set_property(TARGET ${target} APPEND PROPERTY TINYAOT_MODEL_JSON "${json_file}")
 

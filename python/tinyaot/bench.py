@@ -94,7 +94,8 @@ def bench_one(board, name, path, calls, seed, build_root, kernels="portable"):
     plan = fw.model_json()
     sizes = fw.sizes()
     row.update(flash=sizes["flash"], ram=sizes["ram"], arena=plan.get("arena_size"),
-               state=plan.get("state_size"), weights=plan.get("weight_bytes"))
+               state=plan.get("state_size"), weights=plan.get("weight_bytes"),
+               float32=any(t["dtype"] == "float32" for t in plan["inputs"] + plan["outputs"]))
     outside = sum(t["bytes"] for t in plan["inputs"] if t.get("arena_offset") is None)
     outside += sum(t["bytes"] for t in plan["outputs"])
     row["model_ram"] = plan["arena_size"] + plan["state_size"] + outside
@@ -174,7 +175,8 @@ def format_table(rows, notes=()):
     cells, seen = [], set()
     for r in rows:
         group = (r["model"], r["board"])
-        lead = [r["model"] + (" *" if r.get("inputs_in_arena") else ""), r["board"]] \
+        lead = [r["model"] + (" *" if r.get("inputs_in_arena") else "") + (" f" if r.get("float32") else ""),
+                r["board"]] \
             if group not in seen else ["", ""]
         seen.add(group)
         if r["status"] != "ok":
@@ -192,6 +194,8 @@ def format_table(rows, notes=()):
                      f"{c[0]:<{widths[0]}}  {c[1]:<{widths[1]}}  {c[2]:<{widths[2]}}  {c[3]}")
     if any(r.get("inputs_in_arena") and r["status"] == "ok" for r in rows):
         lines.append("* tinyaot with its inputs placed in the arena (--inputs-in-arena) to fit")
+    if any(r.get("float32") and r["status"] == "ok" for r in rows):
+        lines.append("f float32 I/O: on the QEMU Cortex-M0/M3 (no FPU) float arithmetic is libgcc's soft-float")
     lines.append(f"x: ratio to {BASELINE} on the same board (flash, RAM, instructions)")
     lines += list(notes)
     return "\n".join(lines)

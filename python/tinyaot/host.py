@@ -49,7 +49,7 @@ def build_shared_library(out_dir, name, dest, sanitize=False, cc=None, also=()):
         archive = [str(cmsis_nn_host.host_library(cc))]
     cmd = [cc, *WARNING_FLAGS, "-O1", "-g", "-shared", "-fPIC", *(SANITIZE_FLAGS if sanitize else []),
            "-I", str(out_dir), *library, *[str(Path(out_dir) / f"{n}.c") for n in (name, *also)],
-           *_group_sources(out_dir, name), *archive, "-o", str(dest)]
+           *_group_sources(out_dir, name), *archive, "-lm", "-o", str(dest)]
     result = subprocess.run(cmd, capture_output=True, text=True)
     if result.returncode:
         raise TinyAotError(f"C compiler failed on {out_dir}/{name}.c:\n{result.stderr.strip()}")

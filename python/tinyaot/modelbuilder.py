@@ -21,8 +21,9 @@ from tflite.BuiltinOptions import BuiltinOptions
 from tflite.TensorType import TensorType
 
 _TYPES = {"int8": TensorType.INT8, "uint8": TensorType.UINT8, "int16": TensorType.INT16,
-          "int32": TensorType.INT32, "float32": TensorType.FLOAT32}
-_NP = {"int8": np.int8, "uint8": np.uint8, "int16": np.int16, "int32": np.int32, "float32": np.float32}
+          "int32": TensorType.INT32, "int64": TensorType.INT64, "float32": TensorType.FLOAT32}
+_NP = {"int8": np.int8, "uint8": np.uint8, "int16": np.int16, "int32": np.int32, "int64": np.int64,
+       "float32": np.float32}
 
 
 def _module(name):
@@ -92,7 +93,24 @@ class ModelBuilder:
                                    options_type=options_type, options=options))
 
     # ---- serialisation ----
+    # Called with the builder before it serialises: a class-wide rewrite of every
+    # model built meanwhile (tinyaot.testing.variants makes float32 and 16x8 forms).
+    rewrite = None
+
+    def constant_data(self, t):
+        """The values of constant tensor t as an array of its shape (None if it has none)."""
+        raw = self.buffers[self.tensors[t]["buffer"]]
+        if not isinstance(raw, bytes) or not raw:
+            return None
+        spec = self.tensors[t]
+        return np.frombuffer(raw, dtype=_NP[spec["dtype"]]).reshape(spec["shape"])
+
+    def set_constant_data(self, t, data):
+        self.buffers[self.tensors[t]["buffer"]] = np.ascontiguousarray(data).tobytes()
+
     def build(self):
+        if ModelBuilder.rewrite is not None:
+            ModelBuilder.rewrite(self)
         b = flatbuffers.Builder(1024)
         buffers = [self._buffer(b, raw) for raw in self.buffers]
         tensors = [self._tensor(b, t) for t in self.tensors]

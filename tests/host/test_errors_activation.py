@@ -45,8 +45,10 @@ def softmax(beta=1.0, **kw):
 
 
 @pytest.mark.parametrize("data,message", [
-    (softmax(in_dtype="float32", in_quant={}, out_dtype="float32", out_quant={}),
-     r"operator 0 \(SOFTMAX\): tensor 'x': dtype float32 is not supported here \(supported: int8\)"),
+    (softmax(in_dtype="int32", in_quant={}, out_dtype="int32", out_quant={}),
+     r"operator 0 \(SOFTMAX\): tensor 'x': dtype int32 is not supported here \(supported: int8, float32\)"),
+    (softmax(in_dtype="float32", in_quant={}),
+     r"operator 0 \(SOFTMAX\): tensor 'y': dtype int8 is not supported here \(supported: float32\)"),
     (softmax(out_quant=dict(scale=1.0 / 256, zero_point=0)),
      r"operator 0 \(SOFTMAX\): tensor 'y': int8 output must have scale 1/256 and zero point -128, not 0.00390625 and 0"),
     (softmax(out_dtype="int16", out_quant=dict(scale=1.0 / 32768, zero_point=-32768)),
@@ -71,7 +73,7 @@ def test_softmax_errors(tmp_path, data, message):
     (one_op_model("LOGISTIC", out_quant=dict(scale=1.0 / 256, zero_point=0)),
      r"operator 0 \(LOGISTIC\): tensor 'y': output zero point must be -128, not 0"),
     (one_op_model("LOGISTIC", in_dtype="int16", out_dtype="int16", in_quant=dict(scale=1 / 4096, zero_point=0)),
-     r"operator 0 \(LOGISTIC\): tensor 'x': dtype int16 is not supported here \(supported: int8\)"),
+     r"operator 0 \(LOGISTIC\): tensor 'x': dtype int16 is not supported here \(supported: int8, float32\)"),
     (one_op_model("LOGISTIC", out_dtype="int16", out_quant=S8_OUT),
      r"operator 0 \(LOGISTIC\): tensor 'y': output dtype int16 differs from input dtype int8"),
     (one_op_model("LOGISTIC", in_quant=dict(scale=100.0, zero_point=0), out_quant=S8_OUT),

@@ -84,9 +84,14 @@ def test_filter_larger_than_input(tmp_path):
                  r"fit the 2x5 input")
 
 
-def test_float_input(tmp_path):
+def test_float_input_with_int8_output(tmp_path):
     expect_error(tmp_path, conv_model(in_dtype="float32"),
-                 r"operator 0 \(CONV_2D\): tensor 'x': dtype float32 is not supported here \(supported: int8\)")
+                 r"operator 0 \(CONV_2D\): tensor 'y': dtype int8 is not supported here \(supported: float32\)")
+
+
+def test_int32_input(tmp_path):
+    expect_error(tmp_path, conv_model(in_dtype="int32"),
+                 r"operator 0 \(CONV_2D\): tensor 'x': dtype int32 is not supported here \(supported: int8, float32\)")
 
 
 def test_filter_computed_at_run_time(tmp_path):

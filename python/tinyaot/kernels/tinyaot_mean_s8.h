@@ -16,8 +16,7 @@
 #define TINYAOT_MEAN_S8_H
 
 #include "tinyaot_common.h"
-
-#define TINYAOT_MEAN_MAX_DIMS 6
+#include "tinyaot_mean.h"
 
 struct tinyaot_mean_s8_params {
     int32_t kept_rank;      /* leading entries of dims/strides that are kept */
@@ -29,22 +28,6 @@ struct tinyaot_mean_s8_params {
     int32_t shift;
     int32_t output_offset;  /* output zero point */
 };
-
-/* Advances index over dims (last fastest); returns how far the input offset moves. */
-static inline int32_t tinyaot_mean_step(int32_t *index, const int32_t *dims,
-                                        const int32_t *strides, int32_t rank)
-{
-    int32_t d, delta = 0;
-    for (d = rank - 1; d >= 0; d--) {
-        delta += strides[d];
-        if (++index[d] < dims[d]) {
-            return delta;
-        }
-        delta -= strides[d] * dims[d];
-        index[d] = 0;
-    }
-    return delta;
-}
 
 static void tinyaot_mean_s8(const struct tinyaot_mean_s8_params *p, const int32_t *dims,
                             const int32_t *strides, const int8_t *input, int8_t *output)

@@ -1,5 +1,6 @@
 """SOFTMAX (int8 -> int8/int16); LOGISTIC, TANH, RELU, RELU6, LEAKY_RELU, PRELU,
-HARD_SWISH (int8); RELU, RELU6, LEAKY_RELU (float32).
+HARD_SWISH (int8); SOFTMAX, LOGISTIC, TANH (float32, ops/float32.py), RELU, RELU6,
+LEAKY_RELU (float32).
 
 The constants are computed here the way TFLM's Prepare computes them
 (softmax_common.cc, logistic_common.cc, tanh.cc, activations_common.cc,
@@ -11,7 +12,7 @@ import math
 
 import numpy as np
 
-from tinyaot.ops import overlap
+from tinyaot.ops import float32, overlap
 from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, TensorRef
 from tinyaot.ops.elementwise import broadcast_table, checked_broadcast
 from tinyaot.quant import quantize_multiplier, quantize_value, requantize_multiplier
@@ -45,6 +46,11 @@ def preprocess_softmax_scaling(beta, input_scale, input_integer_bits):
 
 def lower_softmax(ctx):
     inp, out = ctx.input(0), ctx.output()
+    ctx.expect_dtype(inp, "int8", "float32")
+    if inp.dtype == "float32":
+        ctx.expect(len(inp.shape) >= 1, "input must have at least one dimension", inp.index)
+        _expect_same_shape(ctx, inp, out)
+        return float32.softmax(ctx, inp, out)
     ctx.expect_dtype(inp, "int8")
     ctx.expect_dtype(out, "int8", "int16")
     ctx.expect_quantized(inp)
@@ -85,6 +91,10 @@ def lower_softmax(ctx):
 def _lower_logistic_or_tanh(ctx, tanh):
     """LOGISTIC and TANH share their checks, the Q4.27 input rescale and the kernel."""
     inp, out = ctx.input(0), ctx.output()
+    ctx.expect_dtype(inp, "int8", "float32")
+    if inp.dtype == "float32":
+        _expect_same_shape(ctx, inp, out)
+        return float32.logistic_or_tanh(ctx, inp, out, tanh)
     ctx.expect_dtype(inp, "int8")
     ctx.expect(out.dtype == inp.dtype, f"output dtype {out.dtype} differs from input dtype {inp.dtype}", out.index)
     ctx.expect_quantized(inp)

@@ -1,5 +1,5 @@
 """CONV_2D and DEPTHWISE_CONV_2D: int8 activations, int8 weights (per-channel or
-per-tensor), optional int32 bias.
+per-tensor), optional int32 bias; or float32 throughout (ops/float32.py).
 
 Everything TFLM's Prepare works out (padding, per-channel multipliers, the
 activation range) is computed here, the way TFLM computes it, and passed to the
@@ -8,7 +8,7 @@ kernel as constants.
 
 import numpy as np
 
-from tinyaot.ops import overlap
+from tinyaot.ops import float32, overlap
 from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, TensorRef
 from tinyaot.quant import fold_input_offset, per_channel_multipliers
 
@@ -97,10 +97,10 @@ def _check_filter(ctx, weights, channels, axis):
                weights.index)
 
 
-def _check_bias(ctx, bias, channels):
+def _check_bias(ctx, bias, channels, dtype="int32"):
     if bias is None:
         return
-    ctx.expect_dtype(bias, "int32")
+    ctx.expect_dtype(bias, dtype)
     ctx.expect_constant(bias)
     ctx.expect(bias.num_elements == channels, f"bias has {bias.num_elements} values, expected {channels}",
                bias.index)
@@ -122,10 +122,14 @@ def _quant_fields(ctx, inp, weights, out):
 
 def _check_io(ctx):
     inp, weights, bias, out = ctx.input(0), ctx.input(1), ctx.input(2, optional=True), ctx.output()
-    for t in (inp, out):
-        ctx.expect_dtype(t, "int8")
-        ctx.expect_quantized(t)
-    expect_output_scale(ctx, out)
+    ctx.expect_dtype(inp, "int8", "float32")
+    if inp.dtype == "float32":
+        ctx.expect_dtype(out, "float32")
+    else:
+        for t in (inp, out):
+            ctx.expect_dtype(t, "int8")
+            ctx.expect_quantized(t)
+        expect_output_scale(ctx, out)
     expect_rank4(ctx, inp, weights, out)
     ctx.expect(out.shape[0] == inp.shape[0],
                f"output batch {out.shape[0]} differs from input batch {inp.shape[0]}", out.index)
@@ -209,6 +213,10 @@ def lower_conv(ctx):
     ctx.expect(out_ch % groups == 0,
                f"{out_ch} filters do not split into {groups} groups (input {in_ch} channels, filter depth "
                f"{filter_ch})", weights.index)
+    if inp.dtype == "float32":
+        _check_bias(ctx, bias, out_ch, "float32")
+        return float32.conv(ctx, inp, weights, bias, out, window_geometry(ctx, inp, out, *weights.shape[1:3]),
+                            groups)
     _check_filter(ctx, weights, out_ch, axis=0)
     _check_bias(ctx, bias, out_ch)
     if weights.shape[1:3] == (1, 1) and groups == 1:
@@ -229,6 +237,10 @@ def lower_depthwise(ctx):
     multiplier = ctx.op.options.get("depth_multiplier", 1)
     ctx.expect(multiplier >= 1 and in_ch * multiplier == out_ch,
                f"depth_multiplier {multiplier} does not turn {in_ch} input channels into {out_ch}")
+    if inp.dtype == "float32":
+        _check_bias(ctx, bias, out_ch, "float32")
+        return float32.depthwise(ctx, inp, weights, bias, out,
+                                 window_geometry(ctx, inp, out, *weights.shape[1:3]), multiplier)
     _check_filter(ctx, weights, out_ch, axis=3)
     _check_bias(ctx, bias, out_ch)
     return _conv_call(ctx, "tinyaot_depthwise_conv2d_s8", "struct tinyaot_depthwise_conv2d_params",

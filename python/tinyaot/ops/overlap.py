@@ -29,7 +29,7 @@ def elementwise(inp, out):
 
 
 def forward_copy(inp, out, last):
-    """tinyaot_pad_s8 walks the output forward, reading input byte k just before writing
+    """tinyaot_pad walks the output forward, reading input byte k just before writing
     it to its place p(k) >= k; `last`: p of the last input byte, the furthest any byte
     moves up. Each write lands at or below the byte just read when the output starts
     at most that far below the input (int8: bytes are values)."""

@@ -1,29 +1,33 @@
-"""AVERAGE_POOL_2D and MAX_POOL_2D, int8.
+"""AVERAGE_POOL_2D and MAX_POOL_2D, int8 or float32 (ops/float32.py).
 
 Like TFLM, pooling never requantizes: input and output must share scale and
 zero point (TFLM's Prepare refuses the model otherwise).
 """
 
-from tinyaot.ops import overlap
+from tinyaot.ops import float32, overlap
 from tinyaot.ops.base import KernelCall, ParamStruct, TensorRef
 from tinyaot.ops.conv import expect_output_scale, expect_rank4, window_geometry
 
 
 def _lower(ctx, kernel):
     inp, out = ctx.input(0), ctx.output()
+    ctx.expect_dtype(inp, "int8", "float32")
+    is_float = inp.dtype == "float32"
     for t in (inp, out):
-        ctx.expect_dtype(t, "int8")
-        ctx.expect_quantized(t)
-    expect_output_scale(ctx, out)
+        ctx.expect_dtype(t, inp.dtype if is_float else "int8")
+        if not is_float:
+            ctx.expect_quantized(t)
     expect_rank4(ctx, inp, out)
     ctx.expect(out.shape[0] == inp.shape[0] and out.shape[3] == inp.shape[3],
                f"output batch and channels {out.shape[0]}, {out.shape[3]} differ from the input's "
                f"{inp.shape[0]}, {inp.shape[3]}", out.index)
-    # Same test as TFLM's PoolingPrepare: scales compared in double, within 1e-6.
-    ctx.expect(abs(float(inp.scale) - float(out.scale)) <= 1.0e-6 and inp.zero_point == out.zero_point,
-               f"output quantization (scale {float(out.scale):g}, zero point {out.zero_point}) must equal the "
-               f"input's (scale {float(inp.scale):g}, zero point {inp.zero_point}): pooling does not requantize",
-               out.index)
+    if not is_float:
+        expect_output_scale(ctx, out)
+        # Same test as TFLM's PoolingPrepare: scales compared in double, within 1e-6.
+        ctx.expect(abs(float(inp.scale) - float(out.scale)) <= 1.0e-6 and inp.zero_point == out.zero_point,
+                   f"output quantization (scale {float(out.scale):g}, zero point {out.zero_point}) must equal "
+                   f"the input's (scale {float(inp.scale):g}, zero point {inp.zero_point}): pooling does not "
+                   "requantize", out.index)
     opts = ctx.op.options
     geometry = window_geometry(ctx, inp, out, opts.get("filter_height", 0), opts.get("filter_width", 0),
                                dilation=False)
@@ -35,6 +39,8 @@ def _lower(ctx, kernel):
             start = i * geometry[s] - geometry[p]
             ctx.expect(start + geometry[f] > 0 and start < size,
                        f"pooling window {i} on axis {axis} lies entirely in the padding")
+    if is_float:
+        return float32.pool(ctx, kernel == "tinyaot_avg_pool_s8", inp, out, geometry)
     act_min, act_max = ctx.activation(out)
     # Both kernels take tinyaot_pool.h's parameters.
     params = ParamStruct("struct tinyaot_pool_params", {

@@ -1,4 +1,4 @@
-"""MEAN, int8.
+"""MEAN, int8 or float32 (ops/float32.py).
 
 TFLM (reduce_common.cc) runs every int8 MEAN through
 reference_ops::QuantizedMeanOrSum -- there is no special 4-D spatial path for
@@ -10,6 +10,7 @@ shape, not the values or their order.
 
 import numpy as np
 
+from tinyaot.ops import float32
 from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, TensorRef
 from tinyaot.quant import requantize_multiplier, wrap_int32
 
@@ -25,10 +26,12 @@ def mean_multiplier(input_scale, output_scale, count):
 def lower_mean(ctx):
     ctx.expect(len(ctx.op.inputs) == 2, f"expects 2 inputs (input, axes), has {len(ctx.op.inputs)}")
     inp, axes, out = ctx.input(0), ctx.input(1), ctx.output()
-    for t in (inp, out):
-        ctx.expect_dtype(t, "int8")
-        ctx.expect_quantized(t)
-        ctx.expect(float(t.scale) > 0.0, "quantization scale must be positive", t.index)
+    ctx.expect_dtype(inp, "int8", "float32")
+    if inp.dtype != "float32":
+        for t in (inp, out):
+            ctx.expect_dtype(t, "int8")
+            ctx.expect_quantized(t)
+            ctx.expect(float(t.scale) > 0.0, "quantization scale must be positive", t.index)
     rank = len(inp.shape)
     ctx.expect(rank >= 1, "a scalar input is not supported", inp.index)
     ctx.expect(inp.num_elements > 0, f"empty input shape {list(inp.shape)} is not supported", inp.index)
@@ -51,7 +54,6 @@ def lower_mean(ctx):
                f"output shape {list(out.shape)} should be {expected} (axes {sorted(reduced)}, "
                f"keep_dims {keep_dims})", out.index)
     count = int(np.prod([inp.shape[d] for d in reduced], dtype=np.int64))
-    multiplier, shift = mean_multiplier(inp.scale, out.scale, count)
 
     # Input dimensions, merged where neighbours are both kept or both reduced,
     # then split into the kept ones (walked per output) and the reduced ones.
@@ -73,20 +75,22 @@ def lower_mean(ctx):
     red = [g for g in groups if g[0]]
     if not groups:
         kept = [[False, 1, 1]]  # a single value: keep the tables non-empty
+    fields = {"kept_rank": len(kept), "reduced_rank": len(red), "output_size": out.num_elements,
+              "reduced_size": count}
+    dims = np.array([g[1] for g in kept + red], np.int32)
+    strides = np.array([g[2] for g in kept + red], np.int32)
+    if inp.dtype == "float32":
+        return float32.mean(ctx, out, (fields, dims, strides))
+    multiplier, shift = mean_multiplier(inp.scale, out.scale, count)
     params = ParamStruct("struct tinyaot_mean_s8_params", {
-        "kept_rank": len(kept),
-        "reduced_rank": len(red),
-        "output_size": out.num_elements,
-        "reduced_size": count,
+        **fields,
         "sum_offset": wrap_int32(inp.zero_point * count),
         "multiplier": multiplier,
         "shift": shift,
         "output_offset": out.zero_point,
     })
     return [KernelCall("tinyaot_mean_s8", [
-        params,
-        ParamArray("int32_t", np.array([g[1] for g in kept + red], np.int32)),
-        ParamArray("int32_t", np.array([g[2] for g in kept + red], np.int32)),
+        params, ParamArray("int32_t", dims), ParamArray("int32_t", strides),
         TensorRef(inp.index), TensorRef(out.index)])]
 
 

@@ -1,4 +1,4 @@
-"""CONCATENATION, PACK and PAD/PADV2: operators that only move values around.
+"""CONCATENATION, PACK and PAD/PADV2 (int8, int16, float32): operators that only move values around.
 
 TFLM copies bytes for both (reference_ops::Concatenation, reference_ops::Pad);
 no value is rescaled. For int8 CONCATENATION, TFLM's Prepare rejects inputs
@@ -11,10 +11,12 @@ import numpy as np
 from tinyaot.ops import overlap
 from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, TensorRef
 from tinyaot.ops.strided_copy import expect_moved_values
+from tinyaot.quant import INT_RANGES
 
 MAX_CONCAT_INPUTS = 10  # TFLM's kMaxInputNum
 MAX_CONCAT_DIMS = 6  # RuntimeShape::kMaxSmallSize
 MAX_PAD_DIMS = 5  # reference_ops::PadKernelMaxDimensionCount()
+PAD_DTYPES = {"int8": "int8_t", "int16": "int16_t", "float32": "float"}  # -> C type of the pad value
 
 
 def _same_quantization(ctx, t, out, what):
@@ -100,9 +102,10 @@ def lower_pad(ctx):
     inp, paddings, out = ctx.input(0), ctx.input(1), ctx.output()
     value = ctx.input(2, optional=True) if n_in > 2 else None
     ctx.expect(inp.num_elements > 0, f"empty input shape {list(inp.shape)} is not supported", inp.index)
-    ctx.expect_dtype(inp, "int8")
-    ctx.expect_dtype(out, "int8")
-    ctx.expect_quantized(out)
+    ctx.expect_dtype(inp, *PAD_DTYPES)
+    ctx.expect_dtype(out, inp.dtype)
+    if inp.dtype != "float32":
+        ctx.expect_quantized(out)
     rank = len(inp.shape)
     ctx.expect(rank <= MAX_PAD_DIMS, f"input rank {rank} is above {MAX_PAD_DIMS} (TFLM's limit)", inp.index)
     ctx.expect(len(out.shape) == rank, f"output rank {len(out.shape)} differs from input rank {rank}",
@@ -119,14 +122,17 @@ def lower_pad(ctx):
                f"output shape {list(out.shape)} is not input shape {list(inp.shape)} padded by "
                f"{pads.tolist()}, {expected}", out.index)
     if value is None:
-        pad_value = out.zero_point  # the quantized 0.0
-        ctx.expect(-128 <= pad_value <= 127, "output zero point is outside int8", out.index)
+        pad_value = 0.0 if out.dtype == "float32" else out.zero_point  # the quantized 0.0
+        low, high = INT_RANGES.get(out.dtype, (pad_value, pad_value))
+        ctx.expect(low <= pad_value <= high, f"output zero point is outside {out.dtype}", out.index)
     else:
-        ctx.expect_dtype(value, "int8")
+        ctx.expect_dtype(value, out.dtype)
         ctx.expect_constant(value)
         ctx.expect(value.num_elements == 1, "the pad value must be a single value", value.index)
-        _same_quantization(ctx, value, out, "pad value")
-        pad_value = int(value.data.reshape(-1)[0])
+        if out.dtype != "float32":
+            _same_quantization(ctx, value, out, "pad value")
+        pad_value = value.data.reshape(-1)[0]
+        ctx.expect(np.isfinite(pad_value), f"pad value {pad_value} is not finite", value.index)
 
     # Merge each unpadded dimension into the one before it: fewer, longer rows to copy.
     in_dims = [int(d) for d in inp.shape] or [1]
@@ -143,18 +149,21 @@ def lower_pad(ctx):
     for d in reversed(range(len(out_dims))):
         strides[d] = step
         step *= out_dims[d]
-    params = ParamStruct("struct tinyaot_pad_s8_params", {
+    params = ParamStruct("struct tinyaot_pad_params", {
         "rank": len(in_dims),
         "input_size": inp.num_elements,
         "output_size": out.num_elements,
         "first": sum(lo * s for lo, s in zip(left, strides)),
-        "pad_value": pad_value,
+        "value_bytes": out.itemsize,
     })
     last = params.fields["first"] + sum((n - 1) * s for n, s in zip(in_dims, strides))
-    return [KernelCall("tinyaot_pad_s8", [
+    # The forward walk's overlap is declared (and tested) for int8, where bytes are values.
+    overlaps = overlap.forward_copy(inp, out, last) if out.dtype == "int8" else []
+    return [KernelCall("tinyaot_pad", [
         params, ParamArray("int32_t", np.array(in_dims, np.int32)),
-        ParamArray("int32_t", np.array(strides, np.int32)), TensorRef(inp.index), TensorRef(out.index)],
-        overlaps=overlap.forward_copy(inp, out, last))]
+        ParamArray("int32_t", np.array(strides, np.int32)),
+        ParamArray(PAD_DTYPES[out.dtype], np.array([pad_value], out.dtype)),
+        TensorRef(inp.index), TensorRef(out.index)], overlaps=overlaps)]
 
 
 OPS = {"CONCATENATION": lower_concatenation, "PACK": lower_pack, "PAD": lower_pad, "PADV2": lower_pad}

@@ -1,10 +1,13 @@
-"""Test models in float32 for layers whose int8 form has its own family:
-FULLY_CONNECTED (identical to TFLM's float reference kernel)."""
+"""Test models in float32: FULLY_CONNECTED, SOFTMAX, LOGISTIC, TANH, MEAN, PAD, and
+the float32 forms of the int8 convolution, pooling and MLPerf Tiny models.
+TFLM's float reference kernels are the oracle: results must be identical."""
 
 import numpy as np
 
 from tinyaot.modelbuilder import ModelBuilder
-from tinyaot.testing.catalog import test_model
+from tinyaot.testing import models_activation, models_conv, models_elementwise, models_mlperf  # noqa: F401 (register)
+from tinyaot.testing.catalog import CATALOG, test_model
+from tinyaot.testing.variants import variant_of
 
 NONE, RELU, RELU_N1_TO_1, RELU6 = 0, 1, 2, 3
 
@@ -30,3 +33,36 @@ def fc_float32():
     xb = mb.input("xb", "float32", [3, 7])
     mb.output(fc(xb, 7, [3, 6], RELU_N1_TO_1))
     return mb.build()
+
+
+@test_model("exp_tanh_float32", targets=False)
+def exp_tanh_float32():
+    """float32 LOGISTIC and TANH on inputs stretched to [-28, 28] (past LOGISTIC's
+    cut-offs at -9 and 16.6), SOFTMAX over the last axis of a 3-D tensor with beta 0.7.
+    Identical to TFLM on the host; on the boards newlib's expf is not glibc's, so
+    tests/target/test_float_on_target.py checks it within an ulp bound instead."""
+    mb = ModelBuilder()
+    x = mb.input("x", "float32", [2, 3, 40])
+    wide = mb.tensor("wide", "float32", [2, 3, 40])
+    mb.op("MUL", [x, mb.const("seven", np.array([7.0], np.float32))], [wide], "MulOptions")
+    for op in ("LOGISTIC", "TANH"):
+        mb.output(mb.tensor(op.lower(), "float32", [2, 3, 40]))
+        mb.op(op, [wide], [mb.outputs[-1]])
+    y = mb.output(mb.tensor("probabilities", "float32", [2, 3, 40]))
+    mb.op("SOFTMAX", [wide], [y], "SoftmaxOptions", beta=0.7)
+    return mb.build()
+
+
+# float32 forms of the int8 models that cover each operator's parameter space, and of
+# the MLPerf Tiny networks (see tinyaot.testing.variants).
+FLOAT32_FORMS = [
+    "softmax_rows", "softmax_scales", "pad_variants", "mean_axes",
+    "conv_same_valid_strides", "conv_dilation_relu6_no_bias", "conv_grouped", "conv_edge_shapes",
+    "depthwise_multipliers", "depthwise_dilation_strides", "pooling", "mini_mobilenet",
+    "ds_cnn_kws", "resnet8", "mobilenet_v1_025_96x96x3",
+]
+# On the QEMU boards (soft-float): a sample small enough for 16 KB of RAM and a few
+# million instructions. The float32 networks need 4x their int8 arena (DS-CNN: 64 KB).
+ON_TARGET = {"pooling", "mini_mobilenet"}
+for _name in FLOAT32_FORMS:
+    test_model(f"{_name}_float32", targets=_name in ON_TARGET)(variant_of(CATALOG[_name][0], "float32"))

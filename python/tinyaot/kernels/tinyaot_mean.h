@@ -1,0 +1,28 @@
+/*
+ * tinyaot_mean.h - what the MEAN kernels share: walking the input's merged
+ * dimensions (see tinyaot_mean_s8.h for the dims/strides layout).
+ */
+#ifndef TINYAOT_MEAN_H
+#define TINYAOT_MEAN_H
+
+#include <stdint.h>
+
+#define TINYAOT_MEAN_MAX_DIMS 6
+
+/* Advances index over dims (last fastest); returns how far the input offset moves. */
+static inline int32_t tinyaot_mean_step(int32_t *index, const int32_t *dims,
+                                        const int32_t *strides, int32_t rank)
+{
+    int32_t d, delta = 0;
+    for (d = rank - 1; d >= 0; d--) {
+        delta += strides[d];
+        if (++index[d] < dims[d]) {
+            return delta;
+        }
+        delta -= strides[d] * dims[d];
+        index[d] = 0;
+    }
+    return delta;
+}
+
+#endif /* TINYAOT_MEAN_H */

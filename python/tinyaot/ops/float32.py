@@ -1,0 +1,100 @@
+"""float32 lowerings of the operators whose int8 lowering lives elsewhere:
+CONV_2D, DEPTHWISE_CONV_2D, AVERAGE_POOL_2D, MAX_POOL_2D, SOFTMAX, LOGISTIC,
+TANH and MEAN. Each reproduces TFLM's float reference kernel operation for
+operation (see the kernels' headers), so results are TFLM's bit for bit where
+the C compiler does not fuse multiplies and adds; SOFTMAX, LOGISTIC and TANH
+use the C library's expf/tanhf, as TFLM does.
+
+The int8 modules dispatch here on the input's dtype; the shape and geometry
+checks are theirs, shared.
+"""
+
+import numpy as np
+
+from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, TensorRef
+from tinyaot.quant import float_activation_range
+
+
+def expect_float32(ctx, *tensors):
+    for t in tensors:
+        if t is not None:
+            ctx.expect_dtype(t, "float32")
+
+
+def activation_range(ctx):
+    return float_activation_range(ctx.op.options.get("fused_activation_function", 0),
+                                  lambda message: ctx.error(message))
+
+
+def _bias_ref(bias):
+    return TensorRef(bias.index) if bias is not None else "NULL"
+
+
+def conv(ctx, inp, weights, bias, out, geometry, groups):
+    expect_float32(ctx, weights, bias)
+    act_min, act_max = activation_range(ctx)
+    params = ParamStruct("struct tinyaot_conv2d_f32_params", {
+        "batches": inp.shape[0],
+        "input_h": inp.shape[1], "input_w": inp.shape[2], "input_ch": inp.shape[3],
+        "filter_h": geometry["filter_h"], "filter_w": geometry["filter_w"], "filter_ch": weights.shape[3],
+        "filters_per_group": out.shape[3] // groups,
+        "output_h": geometry["output_h"], "output_w": geometry["output_w"], "output_ch": out.shape[3],
+        **{k: geometry[k] for k in ("stride_h", "stride_w", "dilation_h", "dilation_w", "pad_h", "pad_w")},
+        "act_min": act_min, "act_max": act_max,
+    })
+    return [KernelCall("tinyaot_conv2d_f32", [params, TensorRef(inp.index), TensorRef(weights.index),
+                                              _bias_ref(bias), TensorRef(out.index)])]
+
+
+def depthwise(ctx, inp, weights, bias, out, geometry, multiplier):
+    expect_float32(ctx, weights, bias)
+    act_min, act_max = activation_range(ctx)
+    params = ParamStruct("struct tinyaot_depthwise_conv2d_f32_params", {
+        "batches": inp.shape[0],
+        "input_h": inp.shape[1], "input_w": inp.shape[2], "input_ch": inp.shape[3],
+        "filter_h": geometry["filter_h"], "filter_w": geometry["filter_w"],
+        "depth_multiplier": multiplier,
+        "output_h": geometry["output_h"], "output_w": geometry["output_w"],
+        **{k: geometry[k] for k in ("stride_h", "stride_w", "dilation_h", "dilation_w", "pad_h", "pad_w")},
+        "act_min": act_min, "act_max": act_max,
+    })
+    return [KernelCall("tinyaot_depthwise_conv2d_f32", [params, TensorRef(inp.index), TensorRef(weights.index),
+                                                        _bias_ref(bias), TensorRef(out.index)])]
+
+
+def pool(ctx, average, inp, out, geometry):
+    act_min, act_max = activation_range(ctx)
+    params = ParamStruct("struct tinyaot_pool_f32_params", {
+        "batches": inp.shape[0],
+        "input_h": inp.shape[1], "input_w": inp.shape[2], "channels": inp.shape[3],
+        **geometry,
+        "average": int(average),
+        "act_min": act_min, "act_max": act_max,
+    })
+    return [KernelCall("tinyaot_pool_f32", [params, TensorRef(inp.index), TensorRef(out.index)])]
+
+
+def softmax(ctx, inp, out):
+    expect_float32(ctx, out)
+    beta = np.float32(ctx.op.options.get("beta", 0.0))
+    ctx.expect(np.isfinite(beta), f"beta {beta} is not finite")
+    depth = inp.shape[-1]
+    params = ParamStruct("struct tinyaot_softmax_f32_params", {
+        "outer_size": inp.num_elements // depth if depth else 0, "depth": depth, "beta": float(beta)})
+    return [KernelCall("tinyaot_softmax_f32", [params, TensorRef(inp.index), TensorRef(out.index)])]
+
+
+def logistic_or_tanh(ctx, inp, out, tanh):
+    expect_float32(ctx, out)
+    params = ParamStruct("struct tinyaot_logistic_f32_params", {"size": inp.num_elements, "tanh": int(tanh)})
+    return [KernelCall("tinyaot_logistic_f32", [params, TensorRef(inp.index), TensorRef(out.index)])]
+
+
+def mean(ctx, out, tables):
+    """tables: the (params fields, dims, strides) the int8 lowering works out."""
+    fields, dims, strides = tables
+    expect_float32(ctx, out)
+    params = ParamStruct("struct tinyaot_mean_f32_params", {
+        k: fields[k] for k in ("kept_rank", "reduced_rank", "output_size", "reduced_size")})
+    return [KernelCall("tinyaot_mean_f32", [params, ParamArray("int32_t", dims), ParamArray("int32_t", strides),
+                                            TensorRef(ctx.input(0).index), TensorRef(out.index)])]

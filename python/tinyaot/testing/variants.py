@@ -1,0 +1,99 @@
+"""float32 and 16x8 forms of the project's int8 test models, built by the same code.
+
+variant_of(build, "float32") runs an int8 model's builder with a rewrite of its
+tensors just before serialisation:
+
+- float32: every quantized tensor becomes float32 without quantization;
+  constants (weights, biases) take their real values, (q - zero point) x scale.
+- 16x8: activations become int16, symmetric (zero point 0) over the same real
+  range; weights stay int8; the biases of CONV_2D, DEPTHWISE_CONV_2D and
+  FULLY_CONNECTED become int64 at input scale x weight scale (the same real
+  values, rounded); SOFTMAX, LOGISTIC and TANH outputs take the fixed
+  quantization TFLM requires for int16 (scale 1/32768, zero point 0).
+
+Operators and shapes do not change, so a variant exercises the same parameter
+space as its int8 model.
+"""
+
+from contextlib import contextmanager
+
+import numpy as np
+from tflite.BuiltinOperator import BuiltinOperator
+
+from tinyaot.modelbuilder import ModelBuilder
+
+WEIGHTED = {"CONV_2D": 1, "DEPTHWISE_CONV_2D": 1, "FULLY_CONNECTED": 1}  # op -> weights input
+FIXED_INT16_OUTPUT = {"SOFTMAX", "LOGISTIC", "TANH"}
+
+
+def _real(values, quant):
+    scales, zps, axis = quant
+    values = np.asarray(values, np.float64)
+    if len(scales) > 1:  # per channel along `axis`
+        shape = [1] * values.ndim
+        shape[axis] = len(scales)
+        return (values - zps.reshape(shape)) * scales.astype(np.float64).reshape(shape)
+    return (values - zps[0]) * float(scales[0])
+
+
+def to_float32(mb):
+    for t, spec in enumerate(mb.tensors):
+        if spec["quant"] is None:
+            continue
+        data = mb.constant_data(t)
+        if data is not None:
+            mb.set_constant_data(t, _real(data, spec["quant"]).astype(np.float32))
+        spec.update(dtype="float32", quant=None)
+
+
+def _int16_quant(quant):
+    scales, zps, _ = quant
+    assert len(scales) == 1, "activations are quantized per tensor"
+    reach = max(abs(-128 - int(zps[0])), abs(127 - int(zps[0]))) * float(scales[0])
+    return (np.array([reach / 32767], np.float32), np.zeros(1, np.int64), 0)
+
+
+def to_16x8(mb):
+    names = {code: name for name, code in vars(BuiltinOperator).items() if not name.startswith("_")}
+    weights, biases = set(), {}
+    for op in mb.operators:
+        op_type = names[mb.opcodes[op["opcode"]]]
+        if op_type in WEIGHTED:
+            weights.add(op["inputs"][1])
+            if len(op["inputs"]) > 2 and op["inputs"][2] >= 0:
+                biases[op["inputs"][2]] = (op["inputs"][0], op["inputs"][1])
+    old = {t: spec["quant"] for t, spec in enumerate(mb.tensors)}
+    for t, spec in enumerate(mb.tensors):
+        if spec["quant"] is None or t in weights or t in biases:
+            continue
+        assert mb.constant_data(t) is None, f"tensor {spec['name']}: a quantized constant that is not a weight"
+        spec.update(dtype="int16", quant=_int16_quant(spec["quant"]))
+    for op in mb.operators:
+        if names[mb.opcodes[op["opcode"]]] in FIXED_INT16_OUTPUT:
+            mb.tensors[op["outputs"][0]]["quant"] = (np.array([1 / 32768], np.float32), np.zeros(1, np.int64), 0)
+    for t, (x, w) in biases.items():
+        real = _real(mb.constant_data(t), old[t])
+        scale = np.float32(mb.tensors[x]["quant"][0][0]) * mb.tensors[w]["quant"][0]
+        mb.set_constant_data(t, np.round(real / scale.astype(np.float64)).astype(np.int64))
+        mb.tensors[t].update(dtype="int64", quant=(scale, np.zeros(len(scale), np.int64), 0))
+
+
+REWRITES = {"float32": to_float32, "16x8": to_16x8}
+
+
+@contextmanager
+def _rewriting(rewrite):
+    ModelBuilder.rewrite = rewrite
+    try:
+        yield
+    finally:
+        ModelBuilder.rewrite = None
+
+
+def variant_of(build, variant):
+    """A builder of `variant` ("float32" or "16x8") from an int8 model's builder."""
+    def build_variant():
+        with _rewriting(REWRITES[variant]):
+            return build()
+    build_variant.__doc__ = f"{variant} form of {build.__name__}: {build.__doc__}"
+    return build_variant
