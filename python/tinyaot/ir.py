@@ -15,6 +15,7 @@ DTYPES = {
     "uint8": (np.uint8, "uint8_t", "TINYAOT_UINT8"),
     "int16": (np.int16, "int16_t", "TINYAOT_INT16"),
     "int32": (np.int32, "int32_t", "TINYAOT_INT32"),
+    "int64": (np.int64, "int64_t", "TINYAOT_INT64"),  # constants only: 16x8 biases
     "float32": (np.float32, "float", "TINYAOT_FLOAT32"),
 }
 

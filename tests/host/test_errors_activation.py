@@ -46,7 +46,7 @@ def softmax(beta=1.0, **kw):
 
 @pytest.mark.parametrize("data,message", [
     (softmax(in_dtype="int32", in_quant={}, out_dtype="int32", out_quant={}),
-     r"operator 0 \(SOFTMAX\): tensor 'x': dtype int32 is not supported here \(supported: int8, float32\)"),
+     r"operator 0 \(SOFTMAX\): tensor 'x': dtype int32 is not supported here \(supported: int8, int16, float32\)"),
     (softmax(in_dtype="float32", in_quant={}),
      r"operator 0 \(SOFTMAX\): tensor 'y': dtype int8 is not supported here \(supported: float32\)"),
     (softmax(out_quant=dict(scale=1.0 / 256, zero_point=0)),

@@ -91,7 +91,7 @@ def test_float_input_with_int8_output(tmp_path):
 
 def test_int32_input(tmp_path):
     expect_error(tmp_path, conv_model(in_dtype="int32"),
-                 r"operator 0 \(CONV_2D\): tensor 'x': dtype int32 is not supported here \(supported: int8, float32\)")
+                 r"operator 0 \(CONV_2D\): tensor 'x': dtype int32 is not supported here \(supported: int8, int16, float32\)")
 
 
 def test_filter_computed_at_run_time(tmp_path):

@@ -71,7 +71,8 @@ def test_own_models_with_inputs_in_arena_match_tflm(name, own_model, tmp_path):
     check_against_tflm(own_model(name), name, tmp_path, inputs_in_arena=True, zero_copy=False)
 
 
-@pytest.mark.parametrize("name", catalog.names())
+# CMSIS-NN takes int8 only: the float32 and 16x8 forms would run the portable kernels again.
+@pytest.mark.parametrize("name", [n for n in catalog.names() if not n.endswith(("_float32", "_16x8"))])
 def test_own_model_with_cmsis_nn_matches_tflm(name, own_model, tmp_path, cmsis_nn):
     check_against_tflm(own_model(name), name, tmp_path, calls=5, kernels="cmsis-nn")
 

@@ -25,6 +25,7 @@ _TENSOR_TYPES = {
     TensorType.UINT8: "uint8",
     TensorType.INT16: "int16",
     TensorType.INT32: "int32",
+    TensorType.INT64: "int64",
     TensorType.FLOAT32: "float32",
 }
 _TYPE_NAMES = {v: k for k, v in vars(TensorType).items() if not k.startswith("_")}
@@ -144,7 +145,8 @@ class _Reader:
         name = (t.Name() or b"").decode("utf-8", "replace") or f"tensor_{i}"
         if t.Type() not in _TENSOR_TYPES:
             type_name = _TYPE_NAMES.get(t.Type(), f"#{t.Type()}")
-            self.fail(f"unsupported dtype {type_name} (supported: int8, uint8, int16, int32, float32)", tensor=name)
+            self.fail(f"unsupported dtype {type_name} (supported: int8, uint8, int16, int32, float32; int64 constants)",
+                      tensor=name)
         dtype = _TENSOR_TYPES[t.Type()]
         shape = tuple(int(d) for d in t.ShapeAsNumpy()) if t.ShapeLength() else ()
         if len(shape) > _MAX_RANK or any(d < 0 for d in shape):
@@ -157,6 +159,8 @@ class _Reader:
             self.fail(f"shape {list(shape)} needs {tensor.nbytes} bytes, more than a 32-bit target addresses",
                       tensor=name)
         tensor.data = self.buffer_data(t.Buffer(), tensor)
+        if dtype == "int64" and tensor.data is None:
+            self.fail("int64 tensors are supported as constants only (the biases of 16x8 layers)", tensor=name)
         return tensor
 
     def quantization(self, t, name, dtype, shape):

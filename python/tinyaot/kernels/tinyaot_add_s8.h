@@ -1,54 +1,11 @@
 /*
- * tinyaot_add_s8.h - int8 addition and subtraction with broadcasting.
- *
- * Matches TFLM's reference_integer_ops::AddFunc: both inputs are brought to a
- * common scale with 20 bits of headroom (left_shift), added, and rescaled to
- * the output. SUB (reference_ops::SubElementwise / BroadcastQuantSubSlow) is
- * the same arithmetic with the scaled second input subtracted, and
- * SQUARED_DIFFERENCE (squared_difference.cc) squares that difference, with 7
- * bits of headroom instead of 20 so that the square fits in 32 bits. The broadcast is a table made at compile time, walked as
- * tinyaot_broadcast.h describes.
+ * tinyaot_add_s8.h - int8 ADD, SUB and SQUARED_DIFFERENCE with broadcasting
+ * (the arithmetic: tinyaot_add.h).
  */
 #ifndef TINYAOT_ADD_S8_H
 #define TINYAOT_ADD_S8_H
 
-#include "tinyaot_broadcast.h"
-#include "tinyaot_common.h"
-
-struct tinyaot_add_params {
-    int32_t size;               /* output values */
-    int32_t rank;               /* entries in dims/strides, 1..TINYAOT_BROADCAST_MAX_DIMS */
-    int32_t left_shift;
-    int32_t subtract;           /* 1 for SUB: the scaled input 2 is subtracted */
-    int32_t square;             /* 1 for SQUARED_DIFFERENCE: the difference is squared */
-    int32_t input1_offset;      /* -input 1 zero point */
-    int32_t input1_multiplier;
-    int32_t input1_shift;       /* <= 0 */
-    int32_t input2_offset;      /* -input 2 zero point */
-    int32_t input2_multiplier;
-    int32_t input2_shift;       /* <= 0 */
-    int32_t output_offset;      /* output zero point */
-    int32_t output_multiplier;
-    int32_t output_shift;       /* <= 0 */
-    int32_t act_min;
-    int32_t act_max;
-};
-
-static inline int8_t tinyaot_add_s8_one(const struct tinyaot_add_params *p, int8_t x, int8_t y)
-{
-    /* |x + offset| <= 255, so shifting by 20 stays well inside int32, and by 7
-       the square of a difference does. */
-    const int32_t a = ((int32_t)x + p->input1_offset) * ((int32_t)1 << p->left_shift);
-    const int32_t b = ((int32_t)y + p->input2_offset) * ((int32_t)1 << p->left_shift);
-    const int32_t scaled1 = tinyaot_requantize(a, p->input1_multiplier, p->input1_shift);
-    const int32_t scaled2 = tinyaot_requantize(b, p->input2_multiplier, p->input2_shift);
-    int32_t sum = p->subtract ? scaled1 - scaled2 : scaled1 + scaled2;
-    if (p->square) {
-        sum = sum * sum;
-    }
-    return tinyaot_requantize_s8(sum, p->output_multiplier, p->output_shift, p->output_offset,
-                                 p->act_min, p->act_max);
-}
+#include "tinyaot_add.h"
 
 static void tinyaot_add_s8(const struct tinyaot_add_params *p, const int32_t *dims,
                            const int32_t *strides1, const int32_t *strides2,
@@ -64,7 +21,7 @@ static void tinyaot_add_s8(const struct tinyaot_add_params *p, const int32_t *di
         const int8_t *x = input1 + walk.offset1;
         const int8_t *y = input2 + walk.offset2;
         for (i = 0; i < inner; i++) {
-            output[n + i] = tinyaot_add_s8_one(p, *x, *y);
+            output[n + i] = (int8_t)tinyaot_add_one(p, *x, *y);
             x += s1;
             y += s2;
         }

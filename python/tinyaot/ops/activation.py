@@ -1,4 +1,4 @@
-"""SOFTMAX (int8 -> int8/int16); LOGISTIC, TANH, RELU, RELU6, LEAKY_RELU, PRELU,
+"""SOFTMAX (int8 -> int8/int16, int16 -> int16); LOGISTIC, TANH, RELU, RELU6, LEAKY_RELU, PRELU,
 HARD_SWISH (int8); SOFTMAX, LOGISTIC, TANH (float32, ops/float32.py), RELU, RELU6,
 LEAKY_RELU (float32).
 
@@ -12,8 +12,9 @@ import math
 
 import numpy as np
 
-from tinyaot.ops import float32, overlap
+from tinyaot.ops import float32, overlap, s16
 from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, TensorRef
+from tinyaot.ops.lut import softmax_luts
 from tinyaot.ops.elementwise import broadcast_table, checked_broadcast
 from tinyaot.quant import quantize_multiplier, quantize_value, requantize_multiplier
 
@@ -46,11 +47,11 @@ def preprocess_softmax_scaling(beta, input_scale, input_integer_bits):
 
 def lower_softmax(ctx):
     inp, out = ctx.input(0), ctx.output()
-    ctx.expect_dtype(inp, "int8", "float32")
-    if inp.dtype == "float32":
+    ctx.expect_dtype(inp, "int8", "int16", "float32")
+    if inp.dtype != "int8":
         ctx.expect(len(inp.shape) >= 1, "input must have at least one dimension", inp.index)
         _expect_same_shape(ctx, inp, out)
-        return float32.softmax(ctx, inp, out)
+        return float32.softmax(ctx, inp, out) if inp.dtype == "float32" else _lower_softmax_s16(ctx, inp, out)
     ctx.expect_dtype(inp, "int8")
     ctx.expect_dtype(out, "int8", "int16")
     ctx.expect_quantized(inp)
@@ -86,6 +87,27 @@ def lower_softmax(ctx):
     })
     outputs = [TensorRef(out.index), "NULL"] if out.dtype == "int8" else ["NULL", TensorRef(out.index)]
     return [KernelCall("tinyaot_softmax_s8", [params, TensorRef(inp.index), *outputs])]
+
+
+def _lower_softmax_s16(ctx, inp, out):
+    """16x8: TFLM's SoftmaxInt16 with the tables its Prepare fills (ops/lut.py)."""
+    s16.expect_symmetric_int16(ctx, inp, out)
+    ctx.expect(abs(float(out.scale) - 1.0 / 32768) <= 0.001 / 32768,
+               f"int16 output must have scale 1/32768 and zero point 0, not {out.scale:g}", out.index)
+    beta = np.float32(ctx.op.options.get("beta", 0.0))
+    ctx.expect(np.isfinite(beta) and beta > 0, f"beta {beta} must be positive")
+    depth = inp.shape[-1]
+    ctx.expect(1 <= depth <= 65536, f"last dimension {depth} is outside 1..65536 (the sum of exps is int32)",
+               inp.index)
+    # CalculateSoftmaxParams: [-65535, 0] of input differences spans [-10, 0].
+    multiplier, shift = requantize_multiplier(float(inp.scale) * float(beta) / (10.0 / 65535.0))
+    exp_lut, reciprocal_lut = softmax_luts()
+    params = ParamStruct("struct tinyaot_softmax_s16_params", {
+        "outer_size": inp.num_elements // depth, "depth": depth,
+        "input_multiplier": multiplier, "input_shift": shift})
+    return [KernelCall("tinyaot_softmax_s16", [params, ParamArray("int16_t", exp_lut),
+                                               ParamArray("int16_t", reciprocal_lut), TensorRef(inp.index),
+                                               TensorRef(out.index)])]
 
 
 def _lower_logistic_or_tanh(ctx, tanh):

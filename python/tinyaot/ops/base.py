@@ -114,3 +114,13 @@ class LowerContext:
         """(act_min, act_max) of the fused activation option."""
         return activation_range(self.op.options.get("fused_activation_function", 0), output,
                                 lambda message: self.error(message))
+
+
+def window_fields(inp, geometry):
+    """What every convolution kernel's parameters hold first: batches, the input's
+    size, and the window geometry (conv.window_geometry) but the output size."""
+    return {
+        "batches": inp.shape[0], "input_h": inp.shape[1], "input_w": inp.shape[2], "input_ch": inp.shape[3],
+        "filter_h": geometry["filter_h"], "filter_w": geometry["filter_w"],
+        **{k: geometry[k] for k in ("stride_h", "stride_w", "dilation_h", "dilation_w", "pad_h", "pad_w")},
+    }

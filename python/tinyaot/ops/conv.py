@@ -1,5 +1,6 @@
 """CONV_2D and DEPTHWISE_CONV_2D: int8 activations, int8 weights (per-channel or
-per-tensor), optional int32 bias; or float32 throughout (ops/float32.py).
+per-tensor), optional int32 bias; 16x8: int16 activations, int8 weights, int64 or
+int32 bias (ops/s16.py); or float32 throughout (ops/float32.py).
 
 Everything TFLM's Prepare works out (padding, per-channel multipliers, the
 activation range) is computed here, the way TFLM computes it, and passed to the
@@ -8,7 +9,7 @@ kernel as constants.
 
 import numpy as np
 
-from tinyaot.ops import float32, overlap
+from tinyaot.ops import float32, overlap, s16
 from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, TensorRef
 from tinyaot.quant import fold_input_offset, per_channel_multipliers
 
@@ -122,9 +123,12 @@ def _quant_fields(ctx, inp, weights, out):
 
 def _check_io(ctx):
     inp, weights, bias, out = ctx.input(0), ctx.input(1), ctx.input(2, optional=True), ctx.output()
-    ctx.expect_dtype(inp, "int8", "float32")
+    ctx.expect_dtype(inp, "int8", "int16", "float32")
     if inp.dtype == "float32":
         ctx.expect_dtype(out, "float32")
+    elif inp.dtype == "int16":
+        s16.expect_symmetric_int16(ctx, inp, out)
+        expect_output_scale(ctx, out)
     else:
         for t in (inp, out):
             ctx.expect_dtype(t, "int8")
@@ -218,6 +222,8 @@ def lower_conv(ctx):
         return float32.conv(ctx, inp, weights, bias, out, window_geometry(ctx, inp, out, *weights.shape[1:3]),
                             groups)
     _check_filter(ctx, weights, out_ch, axis=0)
+    if inp.dtype == "int16":
+        return s16.conv(ctx, inp, weights, bias, out, window_geometry(ctx, inp, out, *weights.shape[1:3]), groups)
     _check_bias(ctx, bias, out_ch)
     if weights.shape[1:3] == (1, 1) and groups == 1:
         return _conv_1x1_call(ctx, inp, weights, bias, out)
@@ -242,6 +248,9 @@ def lower_depthwise(ctx):
         return float32.depthwise(ctx, inp, weights, bias, out,
                                  window_geometry(ctx, inp, out, *weights.shape[1:3]), multiplier)
     _check_filter(ctx, weights, out_ch, axis=3)
+    if inp.dtype == "int16":
+        return s16.depthwise(ctx, inp, weights, bias, out, window_geometry(ctx, inp, out, *weights.shape[1:3]),
+                             multiplier)
     _check_bias(ctx, bias, out_ch)
     return _conv_call(ctx, "tinyaot_depthwise_conv2d_s8", "struct tinyaot_depthwise_conv2d_params",
                       inp, weights, bias, out, {"depth_multiplier": multiplier}, fold_axis=3)

@@ -1,5 +1,5 @@
-"""ADD, SUB, SQUARED_DIFFERENCE and MUL, int8, and ADD, SUB, MUL in float32, with
-TFLite's broadcasting (up to 6 dimensions).
+"""ADD, SUB, SQUARED_DIFFERENCE and MUL, int8; ADD int16 (16x8); ADD, SUB, MUL in
+float32; with TFLite's broadcasting (up to 6 dimensions, 4 for int16 ADD).
 
 All follow TFLM: ADD is reference_integer_ops::AddFunc with the rescaling set
 up by CalculateOpDataAdd (left_shift 20, every multiplier below one), SUB the
@@ -70,12 +70,13 @@ def merge_dims(dims, stride_lists):
     return dims, stride_lists
 
 
-def _common(ctx):
+def _common(ctx, dtypes=("int8",)):
     """Checks shared by ADD, SUB, SQUARED_DIFFERENCE and MUL; returns (in1, in2, out, broadcast shape)."""
     ctx.expect(len(ctx.op.inputs) == 2, f"expects 2 inputs, has {len(ctx.op.inputs)}")
     a, b, out = ctx.input(0), ctx.input(1), ctx.output()
+    ctx.expect_dtype(a, *dtypes)
     for t in (a, b, out):
-        ctx.expect_dtype(t, "int8")
+        ctx.expect_dtype(t, a.dtype)
         ctx.expect_quantized(t)
         ctx.expect(float(t.scale) > 0.0, "quantization scale must be positive", t.index)
     return a, b, out, checked_broadcast(ctx, a, b, out)
@@ -121,7 +122,7 @@ def _multiplier_below_one(ctx, real, what, tensor):
     return m, s
 
 
-def _add_kernel_call(ctx, left_shift, subtract=False, square=False):
+def _add_kernel_call(ctx, left_shift, subtract=False, square=False, dtypes=("int8",)):
     """ADD, SUB and SQUARED_DIFFERENCE share the kernel and the rescaling: each
     input to a common scale with left_shift bits of headroom, then the sum,
     difference or squared difference to the output. The factors are computed in
@@ -129,7 +130,12 @@ def _add_kernel_call(ctx, left_shift, subtract=False, square=False):
     do. (The TFLM source's CalculateOpDataSub divides in float, but the
     tflite-micro build the tests check against matches double and not float:
     the sub_broadcast_act model tells them apart.)"""
-    a, b, out, shape = _common(ctx)
+    a, b, out, shape = _common(ctx, dtypes)
+    kernel = "tinyaot_add_s8"
+    if a.dtype == "int16":  # CalculateOpDataAdd: 15 bits of headroom; TFLM broadcasts int16 in 4-D only
+        left_shift, kernel = 15, "tinyaot_add_s16"
+        ctx.expect(tuple(a.shape) == tuple(b.shape) or len(shape) <= 4,
+                   f"int16 broadcast over {len(shape)} dimensions (TFLM's BroadcastAdd4DSlow takes at most 4)")
     twice_max = 2.0 * float(max(a.scale, b.scale))
     m1, s1 = _multiplier_below_one(ctx, float(a.scale) / twice_max, "input 1", a.index)
     m2, s2 = _multiplier_below_one(ctx, float(b.scale) / twice_max, "input 2", b.index)
@@ -138,7 +144,7 @@ def _add_kernel_call(ctx, left_shift, subtract=False, square=False):
     else:
         mo, so = _multiplier_below_one(ctx, twice_max / ((1 << left_shift) * float(out.scale)), "output",
                                        out.index)
-    return _binary_call(ctx, "tinyaot_add_s8", "struct tinyaot_add_params", a, b, out, shape, {
+    return _binary_call(ctx, kernel, "struct tinyaot_add_params", a, b, out, shape, {
         "left_shift": left_shift,
         "subtract": int(subtract),
         "square": int(square),
@@ -172,7 +178,7 @@ def _is_float(ctx):
 def lower_add(ctx):
     if _is_float(ctx):
         return _lower_f32(ctx, "TINYAOT_ARITH_ADD")
-    return _add_kernel_call(ctx, 20)  # CalculateOpDataAdd: 20 for int8
+    return _add_kernel_call(ctx, 20, dtypes=("int8", "int16", "float32"))  # CalculateOpDataAdd: 20 for int8
 
 
 def lower_sub(ctx):

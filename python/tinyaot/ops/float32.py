@@ -11,7 +11,7 @@ checks are theirs, shared.
 
 import numpy as np
 
-from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, TensorRef
+from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, TensorRef, window_fields
 from tinyaot.quant import float_activation_range
 
 
@@ -34,12 +34,10 @@ def conv(ctx, inp, weights, bias, out, geometry, groups):
     expect_float32(ctx, weights, bias)
     act_min, act_max = activation_range(ctx)
     params = ParamStruct("struct tinyaot_conv2d_f32_params", {
-        "batches": inp.shape[0],
-        "input_h": inp.shape[1], "input_w": inp.shape[2], "input_ch": inp.shape[3],
-        "filter_h": geometry["filter_h"], "filter_w": geometry["filter_w"], "filter_ch": weights.shape[3],
+        **window_fields(inp, geometry),
+        "filter_ch": weights.shape[3],
         "filters_per_group": out.shape[3] // groups,
         "output_h": geometry["output_h"], "output_w": geometry["output_w"], "output_ch": out.shape[3],
-        **{k: geometry[k] for k in ("stride_h", "stride_w", "dilation_h", "dilation_w", "pad_h", "pad_w")},
         "act_min": act_min, "act_max": act_max,
     })
     return [KernelCall("tinyaot_conv2d_f32", [params, TensorRef(inp.index), TensorRef(weights.index),
@@ -50,12 +48,9 @@ def depthwise(ctx, inp, weights, bias, out, geometry, multiplier):
     expect_float32(ctx, weights, bias)
     act_min, act_max = activation_range(ctx)
     params = ParamStruct("struct tinyaot_depthwise_conv2d_f32_params", {
-        "batches": inp.shape[0],
-        "input_h": inp.shape[1], "input_w": inp.shape[2], "input_ch": inp.shape[3],
-        "filter_h": geometry["filter_h"], "filter_w": geometry["filter_w"],
+        **window_fields(inp, geometry),
         "depth_multiplier": multiplier,
         "output_h": geometry["output_h"], "output_w": geometry["output_w"],
-        **{k: geometry[k] for k in ("stride_h", "stride_w", "dilation_h", "dilation_w", "pad_h", "pad_w")},
         "act_min": act_min, "act_max": act_max,
     })
     return [KernelCall("tinyaot_depthwise_conv2d_f32", [params, TensorRef(inp.index), TensorRef(weights.index),

@@ -1,7 +1,9 @@
-"""FULLY_CONNECTED: int8 activations and weights with int32 bias, or float32."""
+"""FULLY_CONNECTED: int8 activations and weights with int32 bias; 16x8 (int16
+activations, ops/s16.py); or float32."""
 
 import numpy as np
 
+from tinyaot.ops import s16
 from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, TensorRef
 from tinyaot.quant import float_activation_range
 from tinyaot.quant import fold_input_offset, per_channel_multipliers
@@ -43,9 +45,20 @@ def lower_f32(ctx):
         TensorRef(bias.index) if bias is not None else "NULL", TensorRef(out.index)])]
 
 
+def lower_s16(ctx):
+    inp, weights, bias, out = ctx.input(0), ctx.input(1), ctx.input(2, optional=True), ctx.output()
+    s16.expect_symmetric_int16(ctx, inp, out)
+    ctx.expect(ctx.op.options.get("weights_format", 0) == 0, "shuffled weights format is not supported")
+    ctx.expect(len(weights.shape) == 2, f"weights must be 2-D, not {list(weights.shape)}", weights.index)
+    return s16.fully_connected(ctx, inp, weights, bias, out, *_geometry(ctx, inp, weights, out))
+
+
 def lower(ctx):
+    ctx.expect_dtype(ctx.input(0), "int8", "int16", "float32")
     if ctx.input(0).dtype == "float32":
         return lower_f32(ctx)
+    if ctx.input(0).dtype == "int16":
+        return lower_s16(ctx)
     inp, weights, bias, out = ctx.input(0), ctx.input(1), ctx.input(2, optional=True), ctx.output()
     for t in (inp, weights, out):
         ctx.expect_dtype(t, "int8")

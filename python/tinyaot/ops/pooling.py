@@ -1,4 +1,4 @@
-"""AVERAGE_POOL_2D and MAX_POOL_2D, int8 or float32 (ops/float32.py).
+"""AVERAGE_POOL_2D and MAX_POOL_2D, int8, int16 (16x8) or float32 (ops/float32.py).
 
 Like TFLM, pooling never requantizes: input and output must share scale and
 zero point (TFLM's Prepare refuses the model otherwise).
@@ -11,10 +11,10 @@ from tinyaot.ops.conv import expect_output_scale, expect_rank4, window_geometry
 
 def _lower(ctx, kernel):
     inp, out = ctx.input(0), ctx.output()
-    ctx.expect_dtype(inp, "int8", "float32")
+    ctx.expect_dtype(inp, "int8", "int16", "float32")
     is_float = inp.dtype == "float32"
     for t in (inp, out):
-        ctx.expect_dtype(t, inp.dtype if is_float else "int8")
+        ctx.expect_dtype(t, inp.dtype)
         if not is_float:
             ctx.expect_quantized(t)
     expect_rank4(ctx, inp, out)
@@ -49,6 +49,9 @@ def _lower(ctx, kernel):
         **geometry,
         "act_min": act_min, "act_max": act_max,
     })
+    if inp.dtype == "int16":
+        return [KernelCall("tinyaot_pool_s16", [params, int(kernel == "tinyaot_avg_pool_s8"), TensorRef(inp.index),
+                                                TensorRef(out.index)])]
     return [KernelCall(kernel, [params, TensorRef(inp.index), TensorRef(out.index)],
                        overlaps=overlap.pooling(inp, out, geometry))]
 

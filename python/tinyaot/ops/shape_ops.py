@@ -122,7 +122,8 @@ def lower_pad(ctx):
                f"output shape {list(out.shape)} is not input shape {list(inp.shape)} padded by "
                f"{pads.tolist()}, {expected}", out.index)
     if value is None:
-        pad_value = 0.0 if out.dtype == "float32" else out.zero_point  # the quantized 0.0
+        # TFLM pads int8 with the output zero point (the quantized 0.0), int16 and float32 with a plain 0.
+        pad_value = out.zero_point if out.dtype == "int8" else 0
         low, high = INT_RANGES.get(out.dtype, (pad_value, pad_value))
         ctx.expect(low <= pad_value <= high, f"output zero point is outside {out.dtype}", out.index)
     else:

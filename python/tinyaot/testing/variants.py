@@ -5,8 +5,8 @@ tensors just before serialisation:
 
 - float32: every quantized tensor becomes float32 without quantization;
   constants (weights, biases) take their real values, (q - zero point) x scale.
-- 16x8: activations become int16, symmetric (zero point 0) over the same real
-  range; weights stay int8; the biases of CONV_2D, DEPTHWISE_CONV_2D and
+- 16x8: activations (and other quantized constants) become int16, symmetric
+  (zero point 0) over the same real range; weights stay int8; the biases of CONV_2D, DEPTHWISE_CONV_2D and
   FULLY_CONNECTED become int64 at input scale x weight scale (the same real
   values, rounded); SOFTMAX, LOGISTIC and TANH outputs take the fixed
   quantization TFLM requires for int16 (scale 1/32768, zero point 0).
@@ -66,8 +66,11 @@ def to_16x8(mb):
     for t, spec in enumerate(mb.tensors):
         if spec["quant"] is None or t in weights or t in biases:
             continue
-        assert mb.constant_data(t) is None, f"tensor {spec['name']}: a quantized constant that is not a weight"
+        data = mb.constant_data(t)
         spec.update(dtype="int16", quant=_int16_quant(spec["quant"]))
+        if data is not None:  # a constant operand: the same real values in int16
+            q16 = np.round(_real(data, old[t]) / float(spec["quant"][0][0]))
+            mb.set_constant_data(t, np.clip(q16, -32768, 32767).astype(np.int16))
     for op in mb.operators:
         if names[mb.opcodes[op["opcode"]]] in FIXED_INT16_OUTPUT:
             mb.tensors[op["outputs"][0]]["quant"] = (np.array([1 / 32768], np.float32), np.zeros(1, np.int64), 0)

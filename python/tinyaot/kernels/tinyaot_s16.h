@@ -1,0 +1,50 @@
+/*
+ * tinyaot_s16.h - what the 16x8 kernels (int16 activations, int8 weights)
+ * share: the end of a convolution or fully connected output value.
+ *
+ * TFLM sums int16 x int8 products in the bias's type: int64 for an int64
+ * bias (or none), then rescales with the 64-bit MultiplyByQuantizedMultiplier;
+ * int32 for an int32 bias, then the 32-bit one the int8 kernels use. The
+ * lowering proves, from the constant weights and bias, when an int64 sum
+ * cannot leave int32 (sum32): the kernels then add in 32 bits, which gives the
+ * same value, and widen once per output.
+ */
+#ifndef TINYAOT_S16_H
+#define TINYAOT_S16_H
+
+#include "tinyaot_common.h"
+
+#define TINYAOT_S16_BIAS64 0  /* int64 bias or none: int64 sum, 64-bit rescale */
+#define TINYAOT_S16_BIAS32 1  /* int32 bias: int32 sum (wrapping as TFLM's), 32-bit rescale */
+
+/* TFLM's MultiplyByQuantizedMultiplier(int64_t, ...): the Q31 multiplier
+   rounded to Q15, one rounding right shift. */
+static inline int32_t tinyaot_requantize_s64(int64_t x, int32_t multiplier, int32_t shift)
+{
+    const int32_t reduced = multiplier < 0x7FFF0000 ? (multiplier + (1 << 15)) >> 16 : 0x7FFF;
+    const int32_t total_shift = 15 - shift;
+    return (int32_t)((x * reduced + ((int64_t)1 << (total_shift - 1))) >> total_shift);
+}
+
+/* sum (the products, in 32 bits when mode is BIAS32 or the lowering proved
+   they fit), plus channel c's bias, rescaled and clamped to an int16 value. */
+static inline int16_t tinyaot_s16_output(int32_t mode, int64_t sum, const void *bias, int32_t c,
+                                         int32_t multiplier, int32_t shift, int32_t act_min, int32_t act_max)
+{
+    int32_t acc;
+    if (mode == TINYAOT_S16_BIAS32) {
+        uint32_t acc32 = (uint32_t)sum;  /* TFLM's int32 sum, wrapped */
+        if (bias != 0) {
+            acc32 += (uint32_t)((const int32_t *)bias)[c];
+        }
+        acc = tinyaot_requantize((int32_t)acc32, multiplier, shift);
+    } else {
+        if (bias != 0) {
+            sum += ((const int64_t *)bias)[c];
+        }
+        acc = tinyaot_requantize_s64(sum, multiplier, shift);
+    }
+    return (int16_t)tinyaot_clamp_i32(acc, act_min, act_max);
+}
+
+#endif /* TINYAOT_S16_H */

@@ -1,0 +1,101 @@
+"""16x8 lowerings (int16 activations, int8 weights) of CONV_2D,
+DEPTHWISE_CONV_2D and FULLY_CONNECTED: TFLM's reference integer kernels for
+int16, bit for bit (kernels tinyaot_*_s16.h).
+
+TFLM's int16 convolutions add no input or output offset, so activations must
+be symmetric (zero point 0); weights are symmetric int8. The bias is int64
+(TFLM's usual 16x8 form: an int64 sum and the 64-bit rescale) or, where TFLM
+takes it, int32 (an int32 sum and the 32-bit rescale). The int8 modules
+dispatch here on the input's dtype and keep the shape checks.
+"""
+
+import numpy as np
+
+from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, TensorRef, window_fields
+from tinyaot.quant import per_channel_multipliers
+
+BIAS_MODES = {"int64": "TINYAOT_S16_BIAS64", "int32": "TINYAOT_S16_BIAS32"}
+TENSOR_TYPE_INT32 = 2  # TensorType.INT32, as an options table's quantized_bias_type
+
+
+def expect_symmetric_int16(ctx, *tensors):
+    for t in tensors:
+        ctx.expect_dtype(t, "int16")
+        ctx.expect_quantized(t)
+        ctx.expect(t.zero_point == 0,
+                   f"int16 zero point must be 0, not {t.zero_point} (TFLM's 16x8 kernels add no offset)", t.index)
+
+
+def _weights_and_bias(ctx, weights, bias, channels, bias_dtypes):
+    """Checks weights (symmetric int8) and bias; returns (mode, sum32) as tinyaot_s16.h defines them."""
+    ctx.expect_dtype(weights, "int8")
+    ctx.expect_constant(weights)
+    ctx.expect_quantized(weights, per_channel_ok=True)
+    ctx.expect(not weights.quant.zero_point.any(), "16x8 weights must have zero point 0", weights.index)
+    if bias is None:
+        # TFLM picks the sum's width from the options' quantized_bias_type then.
+        int32 = ctx.op.options.get("quantized_bias_type", 0) == TENSOR_TYPE_INT32 and "int32" in bias_dtypes
+        dtype = "int32" if int32 else "int64"
+    else:
+        ctx.expect_dtype(bias, *bias_dtypes)
+        ctx.expect_constant(bias)
+        ctx.expect(bias.num_elements == channels, f"bias has {bias.num_elements} values, expected {channels}",
+                   bias.index)
+        dtype = bias.dtype
+    if dtype == "int32":
+        return BIAS_MODES[dtype], 1  # TFLM's int32 sum, wrapping
+    # The int64 sum stays in int32 when every channel's products do: |w| summed x 32768.
+    w = np.abs(np.moveaxis(np.asarray(weights.data, np.int64), 0 if ctx.op.type != "DEPTHWISE_CONV_2D" else 3, 0))
+    bound = int(w.reshape(w.shape[0], -1).sum(axis=1).max()) * 32768
+    return BIAS_MODES[dtype], int(bound <= 2**31 - 1)
+
+
+def _tables(ctx, inp, weights, out, channels):
+    multipliers, shifts = per_channel_multipliers(inp.scale, weights.quant.scale, out.scale)
+    return [ParamArray("int32_t", np.resize(multipliers, channels)), ParamArray("int32_t", np.resize(shifts, channels))]
+
+
+def _bias_ref(bias):
+    return TensorRef(bias.index) if bias is not None else "NULL"
+
+
+def conv(ctx, inp, weights, bias, out, geometry, groups):
+    mode, sum32 = _weights_and_bias(ctx, weights, bias, out.shape[3], ("int64", "int32"))
+    act_min, act_max = ctx.activation(out)
+    params = ParamStruct("struct tinyaot_conv2d_s16_params", {
+        **window_fields(inp, geometry),
+        "filter_ch": weights.shape[3],
+        "filters_per_group": out.shape[3] // groups,
+        "output_h": geometry["output_h"], "output_w": geometry["output_w"], "output_ch": out.shape[3],
+        "act_min": act_min, "act_max": act_max, "mode": mode, "sum32": sum32,
+    })
+    return [KernelCall("tinyaot_conv2d_s16", [params, *_tables(ctx, inp, weights, out, out.shape[3]),
+                                              TensorRef(inp.index), TensorRef(weights.index), _bias_ref(bias),
+                                              TensorRef(out.index)])]
+
+
+def depthwise(ctx, inp, weights, bias, out, geometry, multiplier):
+    # TFLM's int16 depthwise kernel reads the bias as int64 whatever its type.
+    _, sum32 = _weights_and_bias(ctx, weights, bias, out.shape[3], ("int64",))
+    act_min, act_max = ctx.activation(out)
+    params = ParamStruct("struct tinyaot_depthwise_conv2d_s16_params", {
+        **window_fields(inp, geometry),
+        "depth_multiplier": multiplier,
+        "output_h": geometry["output_h"], "output_w": geometry["output_w"],
+        "act_min": act_min, "act_max": act_max, "sum32": sum32,
+    })
+    return [KernelCall("tinyaot_depthwise_conv2d_s16", [params, *_tables(ctx, inp, weights, out, out.shape[3]),
+                                                        TensorRef(inp.index), TensorRef(weights.index),
+                                                        _bias_ref(bias), TensorRef(out.index)])]
+
+
+def fully_connected(ctx, inp, weights, bias, out, batches, output_depth, accum_depth):
+    mode, sum32 = _weights_and_bias(ctx, weights, bias, output_depth, ("int64", "int32"))
+    act_min, act_max = ctx.activation(out)
+    params = ParamStruct("struct tinyaot_fully_connected_s16_params", {
+        "batches": batches, "accum_depth": accum_depth, "output_depth": output_depth,
+        "act_min": act_min, "act_max": act_max, "mode": mode, "sum32": sum32,
+    })
+    return [KernelCall("tinyaot_fully_connected_s16", [params, *_tables(ctx, inp, weights, out, output_depth),
+                                                       TensorRef(inp.index), TensorRef(weights.index),
+                                                       _bias_ref(bias), TensorRef(out.index)])]

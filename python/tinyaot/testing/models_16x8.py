@@ -1,0 +1,52 @@
+"""16x8 test models (int16 activations, int8 weights, int64 biases): the 16x8 forms
+of the int8 models that cover each operator's parameter space, and of the MLPerf
+Tiny networks (see tinyaot.testing.variants). TFLM's int16 reference kernels are
+the oracle: results must be bit-exact."""
+
+import numpy as np
+
+from tinyaot.modelbuilder import ModelBuilder
+from tinyaot.testing import (models_activation, models_basic, models_conv,  # noqa: F401 (register)
+                             models_elementwise, models_mlperf)
+from tinyaot.testing.catalog import CATALOG, test_model
+from tinyaot.testing.variants import variant_of
+
+FORMS_16X8 = [
+    "fc_relu_per_tensor", "fc_batched_per_channel_relu6", "fc_no_bias_relu_n1_to_1",
+    "conv_same_valid_strides", "conv_dilation_relu6_no_bias", "conv_grouped", "conv_edge_shapes",
+    "depthwise_multipliers", "depthwise_dilation_strides", "pooling", "mini_mobilenet",
+    "softmax_rows", "softmax_scales", "pad_variants", "add_broadcast_act",
+    "ds_cnn_kws", "resnet8",
+]
+# On the QEMU boards: a sample.
+ON_TARGET = {"conv_grouped", "mini_mobilenet"}
+for _name in FORMS_16X8:
+    test_model(f"{_name}_16x8", targets=_name in ON_TARGET)(variant_of(CATALOG[_name][0], "16x8"))
+
+
+@test_model("add_16x8")
+def add_16x8():
+    """int16 ADD: equal shapes with RELU, a 4-D broadcast of a row and a column with
+    RELU6, nonzero zero points (TFLM's int16 ADD takes them), scales apart by 40x."""
+    mb = ModelBuilder()
+    a = mb.input("a", "int16", [2, 3, 4, 5], scale=0.0005, zero_point=3)
+    b = mb.input("b", "int16", [2, 3, 4, 5], scale=0.0002, zero_point=-7)
+    row = mb.input("row", "int16", [1, 1, 1, 5], scale=0.008, zero_point=0)
+    col = mb.input("col", "int16", [2, 1, 4, 1], scale=0.0003, zero_point=100)
+    y = mb.output(mb.tensor("sum", "int16", [2, 3, 4, 5], scale=0.0006, zero_point=-20))
+    mb.op("ADD", [a, b], [y], "AddOptions", fused_activation_function=1)
+    z = mb.output(mb.tensor("broadcast", "int16", [2, 1, 4, 5], scale=0.0004, zero_point=0))
+    mb.op("ADD", [row, col], [z], "AddOptions", fused_activation_function=3)
+    return mb.build()
+
+
+@test_model("pad_int16_zero_point", targets=False)
+def pad_int16_zero_point():
+    """int16 PAD with a nonzero zero point: TFLM pads int16 with a plain 0, not the
+    zero point as for int8."""
+    mb = ModelBuilder()
+    x = mb.input("x", "int16", [1, 2, 3, 2], scale=0.01, zero_point=5)
+    y = mb.output(mb.tensor("y", "int16", [1, 4, 4, 2], scale=0.01, zero_point=5))
+    mb.op("PAD", [x, mb.const("paddings", np.array([[0, 0], [1, 1], [0, 1], [0, 0]], np.int32))], [y],
+          "PadOptions")
+    return mb.build()

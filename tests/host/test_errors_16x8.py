@@ -1,0 +1,52 @@
+"""16x8 (int16 activations, int8 weights): what TFLM's int16 kernels cannot take is
+refused in one line naming the operator and the tensor. (Results against TFLM:
+the catalog's *_16x8 models in test_models_host.py.)"""
+
+import numpy as np
+import pytest
+
+from tinyaot.compiler import Options, compile_model
+from tinyaot.errors import TinyAotError
+from tinyaot.modelbuilder import ModelBuilder
+
+
+def fc_16x8(in_zp=0, bias_dtype="int64", weight_zp=0, bias_const=True):
+    mb = ModelBuilder()
+    x = mb.input("x", "int16", [1, 4], scale=0.001, zero_point=in_zp)
+    w = mb.const("w", np.ones((3, 4), np.int8), scale=0.01, zero_point=weight_zp)
+    if bias_const:
+        b = mb.const("b", np.zeros(3, bias_dtype), scale=0.00001)
+    else:
+        b = mb.input("b", bias_dtype, [3])
+    y = mb.output(mb.tensor("y", "int16", [1, 3], scale=0.002, zero_point=0))
+    mb.op("FULLY_CONNECTED", [x, w, b], [y], "FullyConnectedOptions")
+    return mb.build()
+
+
+def depthwise_16x8(bias_dtype):
+    mb = ModelBuilder()
+    x = mb.input("x", "int16", [1, 3, 3, 2], scale=0.001, zero_point=0)
+    w = mb.const("w", np.ones((1, 2, 2, 2), np.int8), scale=0.01)
+    b = mb.const("b", np.zeros(2, bias_dtype), scale=0.00001)
+    y = mb.output(mb.tensor("y", "int16", [1, 3, 3, 2], scale=0.002, zero_point=0))
+    mb.op("DEPTHWISE_CONV_2D", [x, w, b], [y], "DepthwiseConv2DOptions", padding=0, stride_h=1, stride_w=1,
+          depth_multiplier=1, dilation_h_factor=1, dilation_w_factor=1)
+    return mb.build()
+
+
+@pytest.mark.parametrize("data,message", [
+    (fc_16x8(in_zp=5), r"operator 0 \(FULLY_CONNECTED\): tensor 'x': int16 zero point must be 0, not 5 "
+                       r"\(TFLM's 16x8 kernels add no offset\)"),
+    (fc_16x8(weight_zp=2), r"operator 0 \(FULLY_CONNECTED\): tensor 'w': 16x8 weights must have zero point 0"),
+    (fc_16x8(bias_dtype="int16"),
+     r"operator 0 \(FULLY_CONNECTED\): tensor 'b': dtype int16 is not supported here \(supported: int64, int32\)"),
+    (depthwise_16x8("int32"),
+     r"operator 0 \(DEPTHWISE_CONV_2D\): tensor 'b': dtype int32 is not supported here \(supported: int64\)"),
+    (fc_16x8(bias_dtype="int64", bias_const=False),
+     r"tensor 'b': int64 tensors are supported as constants only \(the biases of 16x8 layers\)"),
+], ids=["input-zero-point", "weight-zero-point", "int16-bias", "depthwise-int32-bias", "int64-activation"])
+def test_16x8_errors(tmp_path, data, message):
+    path = tmp_path / "bad.tflite"
+    path.write_bytes(data)
+    with pytest.raises(TinyAotError, match=message):
+        compile_model(path, Options("bad"))
