@@ -72,7 +72,7 @@ def test_own_models_with_inputs_in_arena_match_tflm(name, own_model, tmp_path):
 
 
 # CMSIS-NN takes int8 only: the float32 and 16x8 forms would run the portable kernels again.
-@pytest.mark.parametrize("name", [n for n in catalog.names() if not n.endswith(("_float32", "_16x8"))])
+@pytest.mark.parametrize("name", catalog.names(forms=False))
 def test_own_model_with_cmsis_nn_matches_tflm(name, own_model, tmp_path, cmsis_nn):
     check_against_tflm(own_model(name), name, tmp_path, calls=5, kernels="cmsis-nn")
 

@@ -51,8 +51,10 @@ def tinyaot_cli(*args):
                           env={"PYTHONPATH": str(ROOT / "python"), "PATH": "/usr/bin:/bin"})
 
 
+# The float32 and 16x8 forms put the same kinds of tables in the blob; one of each, the
+# 16x8 one with int64 biases (which the blob aligns to 4 bytes only), stand for them.
 @only_sanitized
-@pytest.mark.parametrize("name", catalog.names())
+@pytest.mark.parametrize("name", catalog.names(forms=False) + ["mini_mobilenet_float32", "resnet8_16x8"])
 def test_own_model_with_bound_blob_matches_tflm(name, own_model, tmp_path):
     compile_blob(own_model(name), name, tmp_path)
     c_text = (tmp_path / f"{name}.c").read_text()

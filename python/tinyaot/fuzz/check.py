@@ -124,7 +124,7 @@ def run_case(model_path, work, seed=0, oracle_timeout=60):
                                        n_out=len(specs_out), calls=CALLS))
     exe = work / "run"
     cc = subprocess.run(["gcc", *WARNING_FLAGS, "-pedantic", "-O1", "-g", *SANITIZE_FLAGS, "-I", str(work / "out"),
-                         str(work / "out" / "m.c"), str(work / "run.c"), "-o", str(exe)],
+                         str(work / "out" / "m.c"), str(work / "run.c"), "-lm", "-o", str(exe)],
                         capture_output=True, text=True)
     if cc.returncode:
         return "defect-c-compile-error", _first_error(cc.stderr)

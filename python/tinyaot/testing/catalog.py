@@ -10,15 +10,20 @@ import pkgutil
 from pathlib import Path
 
 CATALOG = {}
+FORMS = set()  # float32 and 16x8 forms of int8 models (tinyaot.testing.variants)
 
 
-def test_model(name, targets=True):
+def test_model(name, targets=True, form=False):
     """Registers a model builder. targets=False keeps a model off the QEMU boards
-    (host-only: e.g. float I/O checks that add nothing on target)."""
+    (host-only: e.g. float I/O checks that add nothing on target); form=True marks
+    another dtype's form of an int8 model, which lanes testing where code or
+    tables go rather than arithmetic may leave out (names(forms=False))."""
     def register(fn):
         if name in CATALOG:
             raise ValueError(f"test model {name} registered twice")
         CATALOG[name] = (fn, targets)
+        if form:
+            FORMS.add(name)
         return fn
     return register
 
@@ -31,9 +36,10 @@ def _load_families():
             importlib.import_module(f"{package.__name__}.{info.name}")
 
 
-def names(on_target=False):
+def names(on_target=False, forms=True):
     _load_families()
-    return sorted(n for n, (_, targets) in CATALOG.items() if targets or not on_target)
+    return sorted(n for n, (_, targets) in CATALOG.items()
+                  if (targets or not on_target) and (forms or n not in FORMS))
 
 
 def build(name, folder):

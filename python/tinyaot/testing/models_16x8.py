@@ -21,7 +21,7 @@ FORMS_16X8 = [
 # On the QEMU boards: a sample.
 ON_TARGET = {"conv_grouped", "mini_mobilenet"}
 for _name in FORMS_16X8:
-    test_model(f"{_name}_16x8", targets=_name in ON_TARGET)(variant_of(CATALOG[_name][0], "16x8"))
+    test_model(f"{_name}_16x8", targets=_name in ON_TARGET, form=True)(variant_of(CATALOG[_name][0], "16x8"))
 
 
 @test_model("add_16x8")

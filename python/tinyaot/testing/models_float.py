@@ -65,4 +65,4 @@ FLOAT32_FORMS = [
 # million instructions. The float32 networks need 4x their int8 arena (DS-CNN: 64 KB).
 ON_TARGET = {"pooling", "mini_mobilenet"}
 for _name in FLOAT32_FORMS:
-    test_model(f"{_name}_float32", targets=_name in ON_TARGET)(variant_of(CATALOG[_name][0], "float32"))
+    test_model(f"{_name}_float32", targets=_name in ON_TARGET, form=True)(variant_of(CATALOG[_name][0], "float32"))
