@@ -1,5 +1,5 @@
-"""ADD, SUB, SQUARED_DIFFERENCE and MUL, int8; ADD int16 (16x8); ADD, SUB, MUL in
-float32; with TFLite's broadcasting (up to 6 dimensions, 4 for int16 ADD).
+"""ADD, SUB, SQUARED_DIFFERENCE and MUL, int8; ADD and MUL int16 (16x8); ADD, SUB, MUL
+in float32; with TFLite's broadcasting (up to 6 dimensions, 4 for int16).
 
 All follow TFLM: ADD is reference_integer_ops::AddFunc with the rescaling set
 up by CalculateOpDataAdd (left_shift 20, every multiplier below one), SUB the
@@ -12,7 +12,7 @@ worked out here, with dimensions merged wherever they walk memory alike.
 
 import numpy as np
 
-from tinyaot.ops import overlap
+from tinyaot.ops import overlap, s16
 from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, TensorRef
 from tinyaot.quant import float_activation_range, requantize_multiplier
 
@@ -195,11 +195,15 @@ def lower_squared_difference(ctx):
 def lower_mul(ctx):
     if _is_float(ctx):
         return _lower_f32(ctx, "TINYAOT_ARITH_MUL")
-    a, b, out, shape = _common(ctx)
+    a, b, out, shape = _common(ctx, ("int8", "int16", "float32"))
+    if a.dtype == "int16":  # TFLM's int16 MUL: no offsets, broadcast in 4-D only
+        s16.expect_symmetric_int16(ctx, a, b, out)
+        ctx.expect(tuple(a.shape) == tuple(b.shape) or len(shape) <= 4,
+                   f"int16 broadcast over {len(shape)} dimensions (TFLM's BroadcastMul4DSlow takes at most 4)")
     # In double, from the float32 scales, exactly as CalculateOpDataMul.
     m, s = requantize_multiplier(float(a.scale) * float(b.scale) / float(out.scale))
-    return _binary_call(ctx, "tinyaot_mul_s8", "struct tinyaot_mul_params", a, b, out, shape,
-                        {"output_multiplier": m, "output_shift": s})
+    return _binary_call(ctx, f"tinyaot_mul_{'s16' if a.dtype == 'int16' else 's8'}", "struct tinyaot_mul_params",
+                        a, b, out, shape, {"output_multiplier": m, "output_shift": s})
 
 
 OPS = {"ADD": lower_add, "SUB": lower_sub, "MUL": lower_mul, "SQUARED_DIFFERENCE": lower_squared_difference}

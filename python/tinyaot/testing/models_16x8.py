@@ -40,6 +40,21 @@ def add_16x8():
     return mb.build()
 
 
+@test_model("mul_16x8", targets=False)
+def mul_16x8():
+    """int16 MUL (zero points 0, as TFLM requires): equal shapes with RELU6, a 4-D
+    broadcast with RELU_N1_TO_1, a product scale above the output's (left shift)."""
+    mb = ModelBuilder()
+    a = mb.input("a", "int16", [2, 3, 4, 5], scale=0.0002, zero_point=0)
+    b = mb.input("b", "int16", [2, 3, 4, 5], scale=0.0003, zero_point=0)
+    col = mb.input("col", "int16", [2, 1, 4, 1], scale=0.00005, zero_point=0)
+    y = mb.output(mb.tensor("product", "int16", [2, 3, 4, 5], scale=0.0001, zero_point=0))
+    mb.op("MUL", [a, b], [y], "MulOptions", fused_activation_function=3)
+    z = mb.output(mb.tensor("broadcast", "int16", [2, 3, 4, 5], scale=0.00004, zero_point=0))
+    mb.op("MUL", [a, col], [z], "MulOptions", fused_activation_function=2)
+    return mb.build()
+
+
 @test_model("pad_int16_zero_point", targets=False)
 def pad_int16_zero_point():
     """int16 PAD with a nonzero zero point: TFLM pads int16 with a plain 0, not the

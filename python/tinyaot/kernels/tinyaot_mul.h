@@ -1,0 +1,36 @@
+/*
+ * tinyaot_mul.h - what int8 and int16 MUL share.
+ *
+ * Matches TFLM's reference_integer_ops::MulElementwise / BroadcastMul6DSlow:
+ * out = requant((x - x_zp) * (y - y_zp)) + out_zp, clamped; for int16 too
+ * (zero points 0, as TFLM requires there). The broadcast
+ * is a table made at compile time, walked as tinyaot_broadcast.h describes.
+ */
+#ifndef TINYAOT_MUL_H
+#define TINYAOT_MUL_H
+
+#include "tinyaot_broadcast.h"
+#include "tinyaot_common.h"
+
+struct tinyaot_mul_params {
+    int32_t size;               /* output values */
+    int32_t rank;               /* entries in dims/strides, 1..TINYAOT_BROADCAST_MAX_DIMS */
+    int32_t input1_offset;      /* -input 1 zero point */
+    int32_t input2_offset;      /* -input 2 zero point */
+    int32_t output_offset;      /* output zero point */
+    int32_t output_multiplier;
+    int32_t output_shift;       /* may be > 0: the product's scale can exceed the output's */
+    int32_t act_min;
+    int32_t act_max;
+};
+
+/* One output value, clamped to the activation range. */
+static inline int32_t tinyaot_mul_one(const struct tinyaot_mul_params *p, int32_t x, int32_t y)
+{
+    /* |product| <= 255 * 255 (int8) or 2^30 (int16, no offsets): no overflow before the rescale. */
+    const int32_t prod = (x + p->input1_offset) * (y + p->input2_offset);
+    return tinyaot_clamp_i32(tinyaot_requantize(prod, p->output_multiplier, p->output_shift) + p->output_offset,
+                             p->act_min, p->act_max);
+}
+
+#endif /* TINYAOT_MUL_H */
