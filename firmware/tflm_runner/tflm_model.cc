@@ -30,8 +30,6 @@ extern "C" const struct tinyaot_model *tinyaot_tflm_setup(void);
 
 namespace {
 
-constexpr uint32_t kMaxTensors = 16; /* the runner's MAX_TENSORS */
-
 using Resolver = tflite::MicroMutableOpResolver<TINYAOT_TFLM_OP_COUNT>;
 
 /* Placement storage: the startup code runs no C++ constructors. */
@@ -39,8 +37,9 @@ alignas(Resolver) uint8_t resolver_storage[sizeof(Resolver)];
 alignas(tflite::MicroInterpreter) uint8_t interpreter_storage[sizeof(tflite::MicroInterpreter)];
 tflite::MicroInterpreter *interpreter;
 
-struct tinyaot_tensor_info input_info[kMaxTensors];
-struct tinyaot_tensor_info output_info[kMaxTensors];
+/* Sized for this model: RAM here is RAM TFLM's arena does not get. */
+struct tinyaot_tensor_info input_info[TINYAOT_TFLM_NUM_INPUTS];
+struct tinyaot_tensor_info output_info[TINYAOT_TFLM_NUM_OUTPUTS];
 struct tinyaot_model descriptor;
 char status_text[64];
 
@@ -193,10 +192,6 @@ const struct tinyaot_model *tinyaot_tflm_setup(void)
     interpreter = new (interpreter_storage) tflite::MicroInterpreter(model, *resolver, arena, arena_bytes);
     if (interpreter->AllocateTensors() != kTfLiteOk) {
         descriptor.generator_version = status("TFLM: AllocateTensors failed", arena_bytes);
-        return &descriptor;
-    }
-    if (interpreter->inputs_size() > kMaxTensors || interpreter->outputs_size() > kMaxTensors) {
-        descriptor.generator_version = "TFLM: more than 16 inputs or outputs";
         return &descriptor;
     }
     const tflite::SubGraph *graph = model->subgraphs()->Get(0);

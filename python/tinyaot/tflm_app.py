@@ -5,7 +5,8 @@
 writes into OUT
   tflm_model_data.cc  the model as an aligned const byte array (the user's model, not TFLM code)
   tflm_model_ops.h    the op resolver: TINYAOT_TFLM_OP_COUNT and TINYAOT_TFLM_ADD_OPS(r), one
-                      r.Add<Op>() per operator type the model uses, so only those kernels link
+                      r.Add<Op>() per operator type the model uses, so only those kernels link;
+                      the numbers of inputs and outputs
   kernels.txt         the TFLM kernel sources those operators need, one path a line
 
 Which Add<Op>() method serves an operator and which kernel file defines its registration
@@ -25,8 +26,9 @@ KERNELS = ("reference", "cmsis-nn")
 _MICRO = Path("tensorflow/lite/micro")
 
 
-def operator_types(model_bytes, source):
-    """Builtin operator names the model's subgraphs use, in first-use order."""
+def read_model(model_bytes, source):
+    """(builtin operator names the model's subgraphs use, in first-use order, number of
+    inputs, number of outputs) of the model."""
     import tflite
     from tflite.BuiltinOperator import BuiltinOperator
     names = {v: k for k, v in vars(BuiltinOperator).items() if not k.startswith("_")}
@@ -42,9 +44,10 @@ def operator_types(model_bytes, source):
                 name = names.get(builtin[sub.Operators(o).OpcodeIndex()], "?")
                 if name not in used:
                     used.append(name)
+        main = model.Subgraphs(0)
+        return used, main.InputsLength(), main.OutputsLength()
     except Exception as exc:  # a damaged flatbuffer trips over any accessor
         raise TinyAotError(f"malformed TFLite flatbuffer ({type(exc).__name__}: {exc})", file=source) from None
-    return used
 
 
 def resolver_methods(tflm_dir):
@@ -110,7 +113,8 @@ def generate(model, name, tflm_dir, kernels, out):
         raise TinyAotError(f"cannot read model: {exc.strerror}", file=model) from None
     methods = resolver_methods(tflm_dir)
     adds, sources = [], []
-    for op in operator_types(data, model):
+    operators, num_inputs, num_outputs = read_model(data, model)
+    for op in operators:
         if op not in methods:
             raise TinyAotError(f"TFLM's MicroMutableOpResolver has no Add method for builtin operator {op}",
                                file=model)
@@ -127,6 +131,8 @@ def generate(model, name, tflm_dir, kernels, out):
         f"#define TINYAOT_TFLM_MODEL_NAME \"{name}\"\n"
         f"#define TINYAOT_TFLM_KERNELS \"{kernels}\"\n"
         f"#define TINYAOT_TFLM_OP_COUNT {len(adds)}\n"
+        f"#define TINYAOT_TFLM_NUM_INPUTS {num_inputs}\n"
+        f"#define TINYAOT_TFLM_NUM_OUTPUTS {num_outputs}\n"
         f"#define TINYAOT_TFLM_ADD_OPS(r) ({' == kTfLiteOk && '.join(adds)} == kTfLiteOk)\n\n"
         "extern const unsigned char tinyaot_tflm_model_data[];\n\n#endif\n"))
     write_if_changed(out / "tflm_model_data.cc",

@@ -22,7 +22,7 @@ def test_depthwise_model_gets_its_resolver_and_the_kernels_it_links_against(tflm
     model = own_model("depthwise_multipliers")
     tflm_app.generate(model, "dw", tflm, kernels, tmp_path)
     ops = (tmp_path / "tflm_model_ops.h").read_text()
-    assert "#define TINYAOT_TFLM_OP_COUNT 1\n" in ops
+    assert "#define TINYAOT_TFLM_OP_COUNT 1\n#define TINYAOT_TFLM_NUM_INPUTS 1\n#define TINYAOT_TFLM_NUM_OUTPUTS 1\n" in ops
     assert "#define TINYAOT_TFLM_ADD_OPS(r) (r.AddDepthwiseConv2D() == kTfLiteOk)" in ops
     kernels_used = [line.split("/micro/kernels/")[1] for line in (tmp_path / "kernels.txt").read_text().split()]
     first = "cmsis_nn/depthwise_conv.cc" if kernels == "cmsis-nn" else "depthwise_conv.cc"
