@@ -76,11 +76,20 @@ struct tinyaot_model {
 #if defined(__GNUC__) || defined(__clang__)
 #define TINYAOT_ALIGNED(n) __attribute__((aligned(n)))
 #define TINYAOT_SECTION(s) __attribute__((section(s)))
-#define TINYAOT_NOINLINE __attribute__((noinline))
 #else
 #define TINYAOT_ALIGNED(n)
 #define TINYAOT_SECTION(s)
-#define TINYAOT_NOINLINE
+#endif
+
+/* A generated operator step: never inlined into run(), and (GCC 8+) opaque to
+ * run()'s inter-procedural analysis too; GCC 12 at -O1 took a SOFTMAX step for
+ * side-effect free and dropped its call when it was only noinline. */
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 8
+#define TINYAOT_STEP __attribute__((noipa))
+#elif defined(__GNUC__) || defined(__clang__)
+#define TINYAOT_STEP __attribute__((noinline))
+#else
+#define TINYAOT_STEP
 #endif
 
 #ifdef __cplusplus
