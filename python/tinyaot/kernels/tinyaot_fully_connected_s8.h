@@ -46,10 +46,14 @@ static void tinyaot_fully_connected_s8(const struct tinyaot_fully_connected_para
                                        const int32_t *bias, int8_t *output)
 {
     const int32_t depth = p->accum_depth;
+    /* Locals, not p->...: output is int8_t, which may alias anything, so the
+       compiler would reload every field of p after each output store. */
+    const int32_t output_depth = p->output_depth, per_channel = p->per_channel;
+    const int32_t output_offset = p->output_offset, act_min = p->act_min, act_max = p->act_max;
     int32_t b, oc, d;
     for (b = 0; b < p->batches; b++) {
         const int8_t *in = input + b * depth;
-        int8_t *out = output + b * p->output_depth;
+        int8_t *out = output + b * output_depth;
         int32_t input_sum = 0;
         if (p->filter_offset != 0) {
             for (d = 0; d < depth; d++) {
@@ -58,11 +62,11 @@ static void tinyaot_fully_connected_s8(const struct tinyaot_fully_connected_para
             input_sum *= p->filter_offset;
         }
         /* Two outputs at a time: each input value loaded serves both. */
-        for (oc = 0; oc + 1 < p->output_depth; oc += 2) {
+        for (oc = 0; oc + 1 < output_depth; oc += 2) {
             const int8_t *w0 = weights + oc * depth;
             const int8_t *w1 = w0 + depth;
-            const int32_t ch0 = p->per_channel ? oc : 0;
-            const int32_t ch1 = p->per_channel ? oc + 1 : 0;
+            const int32_t ch0 = per_channel ? oc : 0;
+            const int32_t ch1 = per_channel ? oc + 1 : 0;
             int32_t acc0 = (bias != NULL ? bias[oc] : 0) + input_sum;
             int32_t acc1 = (bias != NULL ? bias[oc + 1] : 0) + input_sum;
             for (d = 0; d < depth; d++) {
@@ -70,17 +74,14 @@ static void tinyaot_fully_connected_s8(const struct tinyaot_fully_connected_para
                 acc0 += (int32_t)w0[d] * x;
                 acc1 += (int32_t)w1[d] * x;
             }
-            out[oc] = tinyaot_requantize_s8(acc0, multiplier[ch0], shift[ch0],
-                                            p->output_offset, p->act_min, p->act_max);
-            out[oc + 1] = tinyaot_requantize_s8(acc1, multiplier[ch1], shift[ch1],
-                                                p->output_offset, p->act_min, p->act_max);
+            out[oc] = tinyaot_requantize_s8(acc0, multiplier[ch0], shift[ch0], output_offset, act_min, act_max);
+            out[oc + 1] = tinyaot_requantize_s8(acc1, multiplier[ch1], shift[ch1], output_offset, act_min, act_max);
         }
-        if (oc < p->output_depth) {
-            const int32_t ch = p->per_channel ? oc : 0;
+        if (oc < output_depth) {
+            const int32_t ch = per_channel ? oc : 0;
             const int32_t acc = (bias != NULL ? bias[oc] : 0) + input_sum +
                                 tinyaot_fully_connected_dot(in, weights + oc * depth, depth);
-            out[oc] = tinyaot_requantize_s8(acc, multiplier[ch], shift[ch],
-                                            p->output_offset, p->act_min, p->act_max);
+            out[oc] = tinyaot_requantize_s8(acc, multiplier[ch], shift[ch], output_offset, act_min, act_max);
         }
     }
 }
