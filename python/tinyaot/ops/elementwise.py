@@ -1,5 +1,5 @@
-"""ADD, SUB, SQUARED_DIFFERENCE and MUL, int8; ADD and MUL int16 (16x8); ADD, SUB, MUL
-in float32; with TFLite's broadcasting (up to 6 dimensions, 4 for int16).
+"""ADD, SUB, SQUARED_DIFFERENCE and MUL, int8; ADD, SUB and MUL int16 (16x8); ADD, SUB,
+MUL in float32; with TFLite's broadcasting (up to 6 dimensions, 4 for int16 ADD and MUL).
 
 All follow TFLM: ADD is reference_integer_ops::AddFunc with the rescaling set
 up by CalculateOpDataAdd (left_shift 20, every multiplier below one), SUB the
@@ -132,9 +132,9 @@ def _add_kernel_call(ctx, left_shift, subtract=False, square=False, dtypes=("int
     the sub_broadcast_act model tells them apart.)"""
     a, b, out, shape = _common(ctx, dtypes)
     kernel = "tinyaot_add_s8"
-    if a.dtype == "int16":  # CalculateOpDataAdd: 15 bits of headroom; TFLM broadcasts int16 in 4-D only
+    if a.dtype == "int16":  # CalculateOpData{Add,Sub}: 15 bits of headroom; TFLM's int16 ADD broadcasts in 4-D
         left_shift, kernel = 15, "tinyaot_add_s16"
-        ctx.expect(tuple(a.shape) == tuple(b.shape) or len(shape) <= 4,
+        ctx.expect(subtract or tuple(a.shape) == tuple(b.shape) or len(shape) <= 4,
                    f"int16 broadcast over {len(shape)} dimensions (TFLM's BroadcastAdd4DSlow takes at most 4)")
     twice_max = 2.0 * float(max(a.scale, b.scale))
     m1, s1 = _multiplier_below_one(ctx, float(a.scale) / twice_max, "input 1", a.index)
@@ -184,7 +184,7 @@ def lower_add(ctx):
 def lower_sub(ctx):
     if _is_float(ctx):
         return _lower_f32(ctx, "TINYAOT_ARITH_SUB")
-    return _add_kernel_call(ctx, 20, subtract=True)  # CalculateOpDataSub: 20 for int8
+    return _add_kernel_call(ctx, 20, subtract=True, dtypes=("int8", "int16", "float32"))  # 20 for int8
 
 
 def lower_squared_difference(ctx):

@@ -26,8 +26,9 @@ for _name in FORMS_16X8:
 
 @test_model("add_16x8")
 def add_16x8():
-    """int16 ADD: equal shapes with RELU, a 4-D broadcast of a row and a column with
-    RELU6, nonzero zero points (TFLM's int16 ADD takes them), scales apart by 40x."""
+    """int16 ADD and SUB: equal shapes with RELU (SUB: none), a 4-D broadcast of a row
+    and a column with RELU6 (SUB: RELU_N1_TO_1), nonzero zero points (TFLM's int16 ADD
+    and SUB take them), scales apart by 40x."""
     mb = ModelBuilder()
     a = mb.input("a", "int16", [2, 3, 4, 5], scale=0.0005, zero_point=3)
     b = mb.input("b", "int16", [2, 3, 4, 5], scale=0.0002, zero_point=-7)
@@ -37,6 +38,10 @@ def add_16x8():
     mb.op("ADD", [a, b], [y], "AddOptions", fused_activation_function=1)
     z = mb.output(mb.tensor("broadcast", "int16", [2, 1, 4, 5], scale=0.0004, zero_point=0))
     mb.op("ADD", [row, col], [z], "AddOptions", fused_activation_function=3)
+    d = mb.output(mb.tensor("difference", "int16", [2, 3, 4, 5], scale=0.0007, zero_point=9))
+    mb.op("SUB", [a, b], [d], "SubOptions", fused_activation_function=0)
+    e = mb.output(mb.tensor("broadcast_difference", "int16", [2, 1, 4, 5], scale=0.0003, zero_point=0))
+    mb.op("SUB", [col, row], [e], "SubOptions", fused_activation_function=2)
     return mb.build()
 
 
