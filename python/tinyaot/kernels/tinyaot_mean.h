@@ -1,6 +1,6 @@
 /*
  * tinyaot_mean.h - what the MEAN kernels share: walking the input's merged
- * dimensions (see tinyaot_mean_s8.h for the dims/strides layout).
+ * dimensions (see tinyaot_mean_int.h for the dims/strides layout).
  */
 #ifndef TINYAOT_MEAN_H
 #define TINYAOT_MEAN_H

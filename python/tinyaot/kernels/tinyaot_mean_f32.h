@@ -4,7 +4,7 @@
  * TFLM's float reference_ops::Mean (and its 4-D special case over height and
  * width, which adds in the same order): each output is the sum, from 0.0f,
  * of its input values in increasing input order, divided by their count as a
- * float. dims/strides as in tinyaot_mean_s8.h; the reduced dimensions are
+ * float. dims/strides as in tinyaot_mean_int.h; the reduced dimensions are
  * walked last index fastest, which is increasing input order.
  */
 #ifndef TINYAOT_MEAN_F32_H

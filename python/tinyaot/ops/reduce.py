@@ -1,6 +1,6 @@
-"""MEAN, int8 or float32 (ops/float32.py).
+"""MEAN, int8, int16 or float32 (ops/float32.py).
 
-TFLM (reduce_common.cc) runs every int8 MEAN through
+TFLM (reduce_common.cc) runs every int8 and int16 MEAN through
 reference_ops::QuantizedMeanOrSum -- there is no special 4-D spatial path for
 int8 -- so that is what we reproduce: sum the int8 values in int32, subtract
 zero point x count, and rescale with input_scale / output_scale folded with
@@ -26,10 +26,10 @@ def mean_multiplier(input_scale, output_scale, count):
 def lower_mean(ctx):
     ctx.expect(len(ctx.op.inputs) == 2, f"expects 2 inputs (input, axes), has {len(ctx.op.inputs)}")
     inp, axes, out = ctx.input(0), ctx.input(1), ctx.output()
-    ctx.expect_dtype(inp, "int8", "float32")
+    ctx.expect_dtype(inp, "int8", "int16", "float32")
     if inp.dtype != "float32":
         for t in (inp, out):
-            ctx.expect_dtype(t, "int8")
+            ctx.expect_dtype(t, inp.dtype)
             ctx.expect_quantized(t)
             ctx.expect(float(t.scale) > 0.0, "quantization scale must be positive", t.index)
     rank = len(inp.shape)
@@ -82,14 +82,15 @@ def lower_mean(ctx):
     if inp.dtype == "float32":
         return float32.mean(ctx, out, (fields, dims, strides))
     multiplier, shift = mean_multiplier(inp.scale, out.scale, count)
-    params = ParamStruct("struct tinyaot_mean_s8_params", {
+    params = ParamStruct("struct tinyaot_mean_int_params", {
         **fields,
         "sum_offset": wrap_int32(inp.zero_point * count),
         "multiplier": multiplier,
         "shift": shift,
         "output_offset": out.zero_point,
+        "int16": int(inp.dtype == "int16"),
     })
-    return [KernelCall("tinyaot_mean_s8", [
+    return [KernelCall("tinyaot_mean_int", [
         params, ParamArray("int32_t", dims), ParamArray("int32_t", strides),
         TensorRef(inp.index), TensorRef(out.index)])]
 

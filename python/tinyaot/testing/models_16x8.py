@@ -15,7 +15,7 @@ FORMS_16X8 = [
     "fc_relu_per_tensor", "fc_batched_per_channel_relu6", "fc_no_bias_relu_n1_to_1",
     "conv_same_valid_strides", "conv_dilation_relu6_no_bias", "conv_grouped", "conv_edge_shapes",
     "depthwise_multipliers", "depthwise_dilation_strides", "pooling", "mini_mobilenet",
-    "softmax_rows", "softmax_scales", "pad_variants", "add_broadcast_act",
+    "softmax_rows", "softmax_scales", "pad_variants", "add_broadcast_act", "mean_axes",
     "ds_cnn_kws", "resnet8",
 ]
 # On the QEMU boards: a sample.

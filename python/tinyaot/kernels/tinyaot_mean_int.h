@@ -1,8 +1,8 @@
 /*
- * tinyaot_mean_s8.h - int8 mean over some axes (MEAN).
+ * tinyaot_mean_int.h - int8 and int16 mean over some axes (MEAN).
  *
- * Matches TFLM's reference_ops::QuantizedMeanOrSum: an int32 sum of the input
- * values (wrapping, as TFLM's), minus zero point x count, rescaled by a
+ * Matches TFLM's reference_ops::QuantizedMeanOrSum (int8_t and int16_t): an
+ * int32 sum of the input values (wrapping, as TFLM's), minus zero point x count, rescaled by a
  * multiplier that already folds in 1/count (worked out at compile time the
  * way TFLM does), plus the output zero point, clamped to int8.
  *
@@ -12,13 +12,13 @@
  * strides: first the kept ones, which enumerate the outputs in order, then
  * the reduced ones, which enumerate the values of one output.
  */
-#ifndef TINYAOT_MEAN_S8_H
-#define TINYAOT_MEAN_S8_H
+#ifndef TINYAOT_MEAN_INT_H
+#define TINYAOT_MEAN_INT_H
 
 #include "tinyaot_common.h"
 #include "tinyaot_mean.h"
 
-struct tinyaot_mean_s8_params {
+struct tinyaot_mean_int_params {
     int32_t kept_rank;      /* leading entries of dims/strides that are kept */
     int32_t reduced_rank;   /* entries after them that are reduced */
     int32_t output_size;
@@ -27,10 +27,11 @@ struct tinyaot_mean_s8_params {
     int32_t multiplier;     /* input_scale / output_scale / reduced_size */
     int32_t shift;
     int32_t output_offset;  /* output zero point */
+    int32_t int16;          /* 1: int16 input and output, 0: int8 */
 };
 
-static void tinyaot_mean_s8(const struct tinyaot_mean_s8_params *p, const int32_t *dims,
-                            const int32_t *strides, const int8_t *input, int8_t *output)
+static void tinyaot_mean_int(const struct tinyaot_mean_int_params *p, const int32_t *dims,
+                             const int32_t *strides, const void *input, void *output)
 {
     int32_t kept[TINYAOT_MEAN_MAX_DIMS] = {0};
     int32_t reduced[TINYAOT_MEAN_MAX_DIMS] = {0};
@@ -42,14 +43,19 @@ static void tinyaot_mean_s8(const struct tinyaot_mean_s8_params *p, const int32_
         int32_t at = base;
         int32_t acc;
         for (r = 0; r < p->reduced_size; r++) {
-            sum += (uint32_t)(int32_t)input[at];
+            const int32_t value = p->int16 ? ((const int16_t *)input)[at] : ((const int8_t *)input)[at];
+            sum += (uint32_t)value;
             at += tinyaot_mean_step(reduced, reduced_dims, reduced_strides, p->reduced_rank);
         }
         acc = (int32_t)(sum - (uint32_t)p->sum_offset);
         acc = tinyaot_requantize(acc, p->multiplier, p->shift) + p->output_offset;
-        output[o] = (int8_t)tinyaot_clamp_i32(acc, -128, 127);
+        if (p->int16) {
+            ((int16_t *)output)[o] = (int16_t)tinyaot_clamp_i32(acc, -32768, 32767);
+        } else {
+            ((int8_t *)output)[o] = (int8_t)tinyaot_clamp_i32(acc, -128, 127);
+        }
         base += tinyaot_mean_step(kept, dims, strides, p->kept_rank);
     }
 }
 
-#endif /* TINYAOT_MEAN_S8_H */
+#endif /* TINYAOT_MEAN_INT_H */
