@@ -1,12 +1,13 @@
 /*
- * tinyaot_add.h - what int8 and int16 ADD, SUB (and int8 SQUARED_DIFFERENCE) share.
+ * tinyaot_add.h - int8 and int16 ADD and SUB, int8 SQUARED_DIFFERENCE, with broadcasting.
  *
  * Matches TFLM's reference_integer_ops::AddFunc: both inputs are brought to a
  * common scale with 20 (int8) or 15 (int16) bits of headroom (left_shift),
- * added, and rescaled to the output. SUB (reference_ops::SubElementwise / BroadcastQuantSubSlow) is
- * the same arithmetic with the scaled second input subtracted, and
- * SQUARED_DIFFERENCE (squared_difference.cc) squares that difference, with 7
- * bits of headroom instead of 20 so that the square fits in 32 bits. The broadcast is a table made at compile time, walked as
+ * added, and rescaled to the output. SUB (reference_ops::SubElementwise /
+ * BroadcastQuantSubSlow) is the same arithmetic with the scaled second input
+ * subtracted, and SQUARED_DIFFERENCE (squared_difference.cc) squares that
+ * difference, with 7 bits of headroom instead of 20 so that the square fits in
+ * 32 bits. The broadcast is a table made at compile time, walked as
  * tinyaot_broadcast.h describes.
  */
 #ifndef TINYAOT_ADD_H
@@ -32,6 +33,7 @@ struct tinyaot_add_params {
     int32_t output_shift;       /* <= 0 */
     int32_t act_min;
     int32_t act_max;
+    int32_t int16;              /* 1: int16 inputs and output, 0: int8 */
 };
 
 /* One output value, clamped to the activation range. */
@@ -49,6 +51,31 @@ static inline int32_t tinyaot_add_one(const struct tinyaot_add_params *p, int32_
     }
     sum = tinyaot_requantize(sum, p->output_multiplier, p->output_shift) + p->output_offset;
     return tinyaot_clamp_i32(sum, p->act_min, p->act_max);
+}
+
+static void tinyaot_add(const struct tinyaot_add_params *p, const int32_t *dims, const int32_t *strides1,
+                        const int32_t *strides2, const void *input1, const void *input2, void *output)
+{
+    struct tinyaot_broadcast walk;
+    const int32_t inner = dims[p->rank - 1];
+    const int32_t s1 = strides1[p->rank - 1];
+    const int32_t s2 = strides2[p->rank - 1];
+    int32_t n, i;
+    tinyaot_broadcast_start(&walk);
+    for (n = 0; n < p->size; n += inner) {
+        for (i = 0; i < inner; i++) {
+            const int32_t k1 = walk.offset1 + i * s1;
+            const int32_t k2 = walk.offset2 + i * s2;
+            if (p->int16) {
+                ((int16_t *)output)[n + i] = (int16_t)tinyaot_add_one(p, ((const int16_t *)input1)[k1],
+                                                                   ((const int16_t *)input2)[k2]);
+            } else {
+                ((int8_t *)output)[n + i] = (int8_t)tinyaot_add_one(p, ((const int8_t *)input1)[k1],
+                                                                 ((const int8_t *)input2)[k2]);
+            }
+        }
+        tinyaot_broadcast_next_row(&walk, p->rank, dims, strides1, strides2);
+    }
 }
 
 #endif /* TINYAOT_ADD_H */

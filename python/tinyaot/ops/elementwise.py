@@ -131,9 +131,8 @@ def _add_kernel_call(ctx, left_shift, subtract=False, square=False, dtypes=("int
     tflite-micro build the tests check against matches double and not float:
     the sub_broadcast_act model tells them apart.)"""
     a, b, out, shape = _common(ctx, dtypes)
-    kernel = "tinyaot_add_s8"
     if a.dtype == "int16":  # CalculateOpData{Add,Sub}: 15 bits of headroom; TFLM's int16 ADD broadcasts in 4-D
-        left_shift, kernel = 15, "tinyaot_add_s16"
+        left_shift = 15
         ctx.expect(subtract or tuple(a.shape) == tuple(b.shape) or len(shape) <= 4,
                    f"int16 broadcast over {len(shape)} dimensions (TFLM's BroadcastAdd4DSlow takes at most 4)")
     twice_max = 2.0 * float(max(a.scale, b.scale))
@@ -144,13 +143,14 @@ def _add_kernel_call(ctx, left_shift, subtract=False, square=False, dtypes=("int
     else:
         mo, so = _multiplier_below_one(ctx, twice_max / ((1 << left_shift) * float(out.scale)), "output",
                                        out.index)
-    return _binary_call(ctx, kernel, "struct tinyaot_add_params", a, b, out, shape, {
+    return _binary_call(ctx, "tinyaot_add", "struct tinyaot_add_params", a, b, out, shape, {
         "left_shift": left_shift,
         "subtract": int(subtract),
         "square": int(square),
         "input1_multiplier": m1, "input1_shift": s1,
         "input2_multiplier": m2, "input2_shift": s2,
         "output_multiplier": mo, "output_shift": so,
+        "int16": int(a.dtype == "int16"),
     })
 
 
@@ -202,8 +202,8 @@ def lower_mul(ctx):
                    f"int16 broadcast over {len(shape)} dimensions (TFLM's BroadcastMul4DSlow takes at most 4)")
     # In double, from the float32 scales, exactly as CalculateOpDataMul.
     m, s = requantize_multiplier(float(a.scale) * float(b.scale) / float(out.scale))
-    return _binary_call(ctx, f"tinyaot_mul_{'s16' if a.dtype == 'int16' else 's8'}", "struct tinyaot_mul_params",
-                        a, b, out, shape, {"output_multiplier": m, "output_shift": s})
+    return _binary_call(ctx, "tinyaot_mul", "struct tinyaot_mul_params", a, b, out, shape,
+                        {"output_multiplier": m, "output_shift": s, "int16": int(a.dtype == "int16")})
 
 
 OPS = {"ADD": lower_add, "SUB": lower_sub, "MUL": lower_mul, "SQUARED_DIFFERENCE": lower_squared_difference}
