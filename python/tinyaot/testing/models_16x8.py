@@ -16,7 +16,7 @@ FORMS_16X8 = [
     "conv_same_valid_strides", "conv_dilation_relu6_no_bias", "conv_grouped", "conv_edge_shapes",
     "depthwise_multipliers", "depthwise_dilation_strides", "pooling", "mini_mobilenet",
     "softmax_rows", "softmax_scales", "pad_variants", "add_broadcast_act", "mean_axes",
-    "ds_cnn_kws", "resnet8",
+    "ds_cnn_kws", "resnet8", "mobilenet_v1_025_96x96x3", "fc_autoencoder",
 ]
 # On the QEMU boards: a sample.
 ON_TARGET = {"conv_grouped", "mini_mobilenet", "ds_cnn_kws"}  # DS-CNN: 32 KB arena, the M3 only

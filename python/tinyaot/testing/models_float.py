@@ -59,7 +59,7 @@ FLOAT32_FORMS = [
     "softmax_rows", "softmax_scales", "pad_variants", "mean_axes",
     "conv_same_valid_strides", "conv_dilation_relu6_no_bias", "conv_grouped", "conv_edge_shapes",
     "depthwise_multipliers", "depthwise_dilation_strides", "pooling", "mini_mobilenet",
-    "ds_cnn_kws", "resnet8", "mobilenet_v1_025_96x96x3",
+    "ds_cnn_kws", "resnet8", "mobilenet_v1_025_96x96x3", "fc_autoencoder",
 ]
 # On the QEMU boards (soft-float): a sample small enough for 16 KB of RAM and a few
 # million instructions. The float32 networks need 4x their int8 arena (DS-CNN: 64 KB).
