@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from conftest import SHARED_NAMES, shared_model
+from conftest import shared_model
 from tinyaot import harness
 from tinyaot.oracle import compare_with_tflm
 from tinyaot.testing import catalog
@@ -38,13 +38,14 @@ def check_against_tflm(dev, model_path, calls, seed, reset_between):
     return figures
 
 
-def fitting_firmware(target, board, name, path, kernels="portable"):
+def fitting_firmware(target, board, name, path, kernels="portable", weights="linked"):
     """The firmware for a model, with its inputs in the arena if that is what it takes to fit."""
     try:
-        return target.firmware(board, name=name, model=path, kernels=kernels)
+        return target.firmware(board, name=name, model=path, kernels=kernels, weights=weights)
     except harness.ModelTooBig:
         try:  # less RAM: the inputs inside the arena
-            return target.firmware(board, name=name, model=path, inputs_in_arena=True, kernels=kernels)
+            return target.firmware(board, name=name, model=path, inputs_in_arena=True, kernels=kernels,
+                                   weights=weights)
         except harness.ModelTooBig as exc:
             pytest.skip(f"does not fit {board}: {exc}")
 
@@ -140,14 +141,13 @@ def test_mobilenet_96x96x3_inputs_in_arena_on_m3(target, own_model):
         check_against_tflm(dev, path, 1, SEED, reset_between=True)
 
 
-@pytest.mark.parametrize("name", ["mini_mobilenet", "fc_batched_per_channel_relu6", "svdf_rank1_relu",
-                                  "tflm_hello_world_int8", "tflm_micro_speech_quantized", "tflm_keyword_scrambled"])
-def test_bit_exact_with_weights_blob(target, boards, name, own_model):
-    """--weights blob: the blob linked into its own section, bound at start, bit-exact with TFLM."""
-    path = shared_model(name) if name in SHARED_NAMES else own_model(name)
-    for board in boards:
-        fw = target.firmware(board, name=name, model=path, weights="blob")
-        assert fw.model_json()["weights_mode"] == "blob"
-        with target.open(fw) as dev:
-            figures = check_against_tflm(dev, path, 5, SEED, reset_between=dev.info().state_size == 0)
-        assert all(f.status == 0 for f in figures)
+def test_bit_exact_with_weights_blob(target, target_model):
+    """--weights blob, every model on every board: the blob linked into its own section,
+    bound at start, bit-exact with TFLM (2 calls: test_bit_exact runs the same code at length)."""
+    board, name, path = target_model
+    path = path or shared_model(name)
+    fw = fitting_firmware(target, board, name, path, weights="blob")
+    assert fw.model_json()["weights_mode"] == "blob"
+    with target.open(fw, run_timeout=300) as dev:
+        figures = check_against_tflm(dev, path, 2, SEED, reset_between=dev.info().state_size == 0)
+    assert all(f.status == 0 for f in figures)
