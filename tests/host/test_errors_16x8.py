@@ -10,12 +10,12 @@ from tinyaot.errors import TinyAotError
 from tinyaot.modelbuilder import ModelBuilder
 
 
-def fc_16x8(in_zp=0, bias_dtype="int64", weight_zp=0, bias_const=True):
+def fc_16x8(in_zp=0, bias_dtype="int64", weight_zp=0, bias_const=True, bias_value=0):
     mb = ModelBuilder()
     x = mb.input("x", "int16", [1, 4], scale=0.001, zero_point=in_zp)
     w = mb.const("w", np.ones((3, 4), np.int8), scale=0.01, zero_point=weight_zp)
     if bias_const:
-        b = mb.const("b", np.zeros(3, bias_dtype), scale=0.00001)
+        b = mb.const("b", np.full(3, bias_value, bias_dtype), scale=0.00001)
     else:
         b = mb.input("b", bias_dtype, [3])
     y = mb.output(mb.tensor("y", "int16", [1, 3], scale=0.002, zero_point=0))
@@ -44,9 +44,21 @@ def depthwise_16x8(bias_dtype):
      r"operator 0 \(DEPTHWISE_CONV_2D\): tensor 'b': dtype int32 is not supported here \(supported: int64\)"),
     (fc_16x8(bias_dtype="int64", bias_const=False),
      r"tensor 'b': int64 tensors are supported as constants only \(the biases of 16x8 layers\)"),
-], ids=["input-zero-point", "weight-zero-point", "int16-bias", "depthwise-int32-bias", "int64-activation"])
+    # Four products of |1 x 32768| on top of the bias: exactly 2^47.
+    (fc_16x8(bias_value=2**47 - 4 * 32768),
+     r"operator 0 \(FULLY_CONNECTED\): tensor 'b': int64 bias and products reach 140737488355328, beyond the "
+     r"\+-2\^47 that TFLM's 64-bit rescale \(MultiplyByQuantizedMultiplier\) is defined for"),
+], ids=["input-zero-point", "weight-zero-point", "int16-bias", "depthwise-int32-bias", "int64-activation",
+        "int64-bias-past-2^47"])
 def test_16x8_errors(tmp_path, data, message):
     path = tmp_path / "bad.tflite"
     path.write_bytes(data)
     with pytest.raises(TinyAotError, match=message):
         compile_model(path, Options("bad"))
+
+
+def test_int64_bias_just_inside_2_47_compiles(tmp_path):
+    """One below the limit the error test above hits: no error."""
+    path = tmp_path / "ok.tflite"
+    path.write_bytes(fc_16x8(bias_value=2**47 - 4 * 32768 - 1))
+    compile_model(path, Options("ok"))

@@ -46,8 +46,13 @@ def _weights_and_bias(ctx, weights, bias, channels, bias_dtypes):
         return BIAS_MODES[dtype], 1  # TFLM's int32 sum, wrapping
     # The int64 sum stays in int32 when every channel's products do: |w| summed x 32768.
     w = np.abs(np.moveaxis(np.asarray(weights.data, np.int64), 0 if ctx.op.type != "DEPTHWISE_CONV_2D" else 3, 0))
-    bound = int(w.reshape(w.shape[0], -1).sum(axis=1).max()) * 32768
-    return BIAS_MODES[dtype], int(bound <= 2**31 - 1)
+    products = [int(s) * 32768 for s in w.reshape(w.shape[0], -1).sum(axis=1)]
+    if bias is not None:
+        # TFLM's 64-bit rescale assumes |sum + bias| < 2^47; beyond 2^48 its product overflows.
+        worst = max(abs(int(b)) + products[c] for c, b in enumerate(np.asarray(bias.data).reshape(-1)))
+        ctx.expect(worst < 2**47, f"int64 bias and products reach {worst}, beyond the +-2^47 that TFLM's 64-bit "
+                   "rescale (MultiplyByQuantizedMultiplier) is defined for", bias.index)
+    return BIAS_MODES[dtype], int(max(products) <= 2**31 - 1)
 
 
 def _tables(ctx, inp, weights, out, channels):
