@@ -208,3 +208,16 @@ def test_reshape_that_changes_dtype_is_refused_not_viewed(tmp_path):
     mb.output(y)
     with pytest.raises(TinyAotError, match=r"operator 0 \(RESHAPE\): tensor 'r': changes dtype uint8 to int8"):
         compile_bytes(tmp_path, mb.build())
+
+
+def test_float32_weights_that_are_not_finite(tmp_path):
+    mb = ModelBuilder()
+    x = mb.input("x", "float32", [1, 4])
+    w = mb.const("w", np.array([[1, np.nan, 2, 3], [0, 0, 0, np.inf]], np.float32))
+    y = mb.output(mb.tensor("y", "float32", [1, 2]))
+    mb.op("FULLY_CONNECTED", [x, w, -1], [y], "FullyConnectedOptions")
+    path = tmp_path / "m.tflite"
+    path.write_bytes(mb.build())
+    with pytest.raises(TinyAotError, match=r"m.tflite: tensor 'w': float32 constant holds 2 values that are NaN or "
+                                           r"infinite$"):
+        compile_model(path, Options("m"))

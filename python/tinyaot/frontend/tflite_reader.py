@@ -210,7 +210,12 @@ class _Reader:
         if len(raw) != tensor.nbytes:
             self.fail(f"holds {len(raw)} bytes of data, but shape {list(tensor.shape)} of {tensor.dtype} "
                       f"needs {tensor.nbytes}", tensor=tensor.name)
-        return np.frombuffer(raw, dtype=DTYPES[tensor.dtype][0]).reshape(tensor.shape)
+        data = np.frombuffer(raw, dtype=DTYPES[tensor.dtype][0]).reshape(tensor.shape)
+        if tensor.dtype == "float32" and not np.isfinite(data).all():
+            # Weights that are NaN or infinite make every result NaN or infinite: a damaged model.
+            self.fail(f"float32 constant holds {int((~np.isfinite(data)).sum())} values that are NaN or infinite",
+                      tensor=tensor.name)
+        return data
 
     def operator(self, sub, i, tensors):
         op = sub.Operators(i)
