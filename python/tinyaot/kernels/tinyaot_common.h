@@ -19,7 +19,6 @@
 #endif
 
 static inline int32_t tinyaot_max_i32(int32_t a, int32_t b) { return a > b ? a : b; }
-static inline int32_t tinyaot_min_i32(int32_t a, int32_t b) { return a < b ? a : b; }
 
 static inline int32_t tinyaot_clamp_i32(int32_t x, int32_t lo, int32_t hi)
 {

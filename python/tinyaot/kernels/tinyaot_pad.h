@@ -34,13 +34,13 @@ static void tinyaot_pad(const struct tinyaot_pad_params *p, const int32_t *dims,
     const uint8_t *value = (const uint8_t *)pad_value;
     const uint8_t *in = (const uint8_t *)input;
     uint8_t *out = (uint8_t *)output;
-    const int32_t size = p->value_bytes;
+    const int32_t size = p->value_bytes;  /* 1, 2 or 4: a mask picks the byte, no division */
     const int32_t inner = dims[p->rank - 1] * size;
     int32_t o = p->first * size, done = 0, n, i, d;
     for (n = 0; n < p->input_size * size; n += inner) {
         /* Rows come in increasing output order: pad up to this one, then copy it. */
         for (; done < o; done++) {
-            out[done] = value[done % size];
+            out[done] = value[done & (size - 1)];
         }
         for (i = 0; i < inner; i++) {
             out[o + i] = in[n + i];
@@ -57,7 +57,7 @@ static void tinyaot_pad(const struct tinyaot_pad_params *p, const int32_t *dims,
         }
     }
     for (; done < p->output_size * size; done++) {
-        out[done] = value[done % size];
+        out[done] = value[done & (size - 1)];
     }
 }
 

@@ -5,7 +5,8 @@
  * scale, then clamp to [quantized 0, type max]. RELU6 matches Relu6Quantized:
  * TFLM keeps the input's quantization and only clamps to [zero point, six].
  * When the requantization is the identity (equal scales: multiplier 2^30,
- * shift 1 gives back x exactly) only the clamp is left, so `requantize` is 0.
+ * shift 1 gives back x exactly) `requantize` is 0: the rescale is skipped, but
+ * the value still moves from the input's zero point to the output's.
  */
 #ifndef TINYAOT_RELU_S8_H
 #define TINYAOT_RELU_S8_H

@@ -37,7 +37,7 @@ static void tinyaot_softmax_s16(const struct tinyaot_softmax_s16_params *p, cons
     for (i = 0; i < p->outer_size; i++) {
         const int16_t *in = input + i * p->depth;
         int16_t *out = output + i * p->depth;
-        int32_t max = -32768, sum = 0, headroom_plus_one = 0, right_shift, reciprocal;
+        int32_t max = -32768, sum = 0, headroom_plus_one, right_shift, reciprocal;
         uint32_t bits;
         for (c = 0; c < p->depth; c++) {
             max = in[c] > max ? in[c] : max;
@@ -48,9 +48,7 @@ static void tinyaot_softmax_s16(const struct tinyaot_softmax_s16_params *p, cons
             sum += out[c];
         }
         /* 1 / sum: the sum normalised to [1, 2) (its leading zeros counted), less 1, centred. */
-        for (bits = (uint32_t)sum; !(bits & 0x80000000u); bits <<= 1) {
-            headroom_plus_one++;
-        }
+        headroom_plus_one = tinyaot_count_leading_zeros((uint32_t)sum);
         bits = (((uint32_t)sum << (headroom_plus_one - 1)) + (1u << 13)) >> 14;
         reciprocal = tinyaot_lut_s16(
             (int16_t)tinyaot_clamp_i32((int32_t)bits - ((1 << 15) + (1 << 16)), -32768, 32767), reciprocal_lut);

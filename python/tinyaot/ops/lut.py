@@ -8,9 +8,10 @@ same C library. The kernels then read it from flash.
 
 import ctypes
 import ctypes.util
-import math
 
 import numpy as np
+
+from tinyaot.quant import tf_round
 
 f32 = np.float32
 LUT_STEPS = 512
@@ -27,9 +28,8 @@ expf = _libm_expf()
 
 
 def round_f32(x):
-    """TfLiteRound of a float (std::round: halves away from zero); exact in float64."""
-    x = float(x)
-    return f32(math.floor(abs(x) + 0.5) * (1 if x >= 0 else -1))
+    """TfLiteRound of a float, as a float32 (exact: x is rounded in float64)."""
+    return f32(tf_round(float(x)))
 
 
 def lut_int16(input_scale, input_zero_point, output_scale, output_zero_point, transform):
