@@ -8,6 +8,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "python"))
 
+from tinyaot.harness.build import SHARED_CMSIS_NN, cmsis_nn_dir  # noqa: E402
 from tinyaot.testing import catalog  # noqa: E402
 
 SHARED_MODELS = ROOT.parent / "shared" / "models"
@@ -36,16 +37,12 @@ def own_model(own_models_dir):
     return lambda name: own_models_dir / f"{name}.tflite"
 
 
-SHARED_CMSIS_NN = ROOT.parent / "shared" / "third_party" / "CMSIS-NN"
-
-
 @pytest.fixture
 def cmsis_nn(monkeypatch):
     """The CMSIS-NN tree for --kernels cmsis-nn (TINYAOT_CMSIS_NN_DIR, else the unmodified
     copy in ../shared/third_party); skips the test when there is none."""
-    import os
-    path = os.environ.get("TINYAOT_CMSIS_NN_DIR") or (str(SHARED_CMSIS_NN) if SHARED_CMSIS_NN.is_dir() else None)
-    if not path:
+    path = cmsis_nn_dir()
+    if path is None:
         pytest.skip(f"no CMSIS-NN: set TINYAOT_CMSIS_NN_DIR or provide {SHARED_CMSIS_NN}")
-    monkeypatch.setenv("TINYAOT_CMSIS_NN_DIR", path)
-    return Path(path)
+    monkeypatch.setenv("TINYAOT_CMSIS_NN_DIR", str(path))  # tinyaot run / the host library read it
+    return path

@@ -162,7 +162,7 @@ def _run_on_device(row, fw, path, calls, seed):
         if row["variant"].startswith("tflm-") and not started:
             # Measured: TFLM's release build loops (or faults) in its memory planner when the
             # arena is a little short, instead of failing AllocateTensors() (keyword_scrambled, M0).
-            free = fw.config["ram_size"] - fw.config["stack_size"] - fw.sizes()["ram"]
+            free = fw.config["ram_size"] - fw.config["stack_size"] - row["ram"]  # bench_tflm measured it
             return {**row, "status": "does not fit",
                     "reason": f"TFLM's AllocateTensors() in the {free} B of free RAM of {fw.board} never returned"}
         return {**row, "status": "run failed", "reason": str(exc)}
@@ -246,11 +246,8 @@ def format_table(rows, notes=()):
 
 def available_variants(wanted):
     """The wanted variants this machine can build, and a note for each one it cannot."""
-    import os
     notes, variants = [], []
     cmsis = harness.cmsis_nn_dir()
-    if cmsis is not None:
-        os.environ.setdefault("TINYAOT_CMSIS_NN_DIR", str(cmsis))  # tinyaot's cmsis-nn build reads it
     for v in wanted:
         if v.startswith("tflm-") and harness.tflm_dir() is None:
             notes.append(f"{v}: no TFLM source tree: set TINYAOT_TFLM_DIR to a tflite-micro tree"

@@ -14,7 +14,7 @@ arm_depthwise_conv_get_buffer_sizes_s8.c (tests compare them with CMSIS-NN's own
 import numpy as np
 
 from tinyaot.backends import CPU_ARCH
-from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, ScratchRef, TensorRef
+from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, ScratchRef, TensorRef, optional_ref
 from tinyaot.ops.conv import window_geometry
 from tinyaot.quant import per_channel_multipliers
 
@@ -79,7 +79,7 @@ def _conv_common(ctx, weights_hw):
     }
     tables = [ParamArray("int32_t", multipliers), ParamArray("int32_t", shifts)]
     tensors = [TensorRef(inp.index), TensorRef(weights.index),
-               TensorRef(bias.index) if bias is not None else "NULL", TensorRef(out.index)]
+               optional_ref(bias), TensorRef(out.index)]
     return fields, tables, tensors
 
 
@@ -141,7 +141,7 @@ def _lower_fully_connected(ctx, _arch, _portable):
         "per_channel": int(weights.quant.per_channel),
     })
     tensors = [TensorRef(inp.index), TensorRef(weights.index),
-               TensorRef(bias.index) if bias is not None else "NULL", TensorRef(out.index)]
+               optional_ref(bias), TensorRef(out.index)]
     return [KernelCall("tinyaot_cmsis_fully_connected_s8",
                        [params, ParamArray("int32_t", multipliers), ParamArray("int32_t", shifts), *tensors],
                        header=HEADER)]
@@ -198,7 +198,7 @@ def _lower_svdf(ctx, _arch, portable):
     scratch = [4 * f["batches"] * num_filters, 4 * f["batches"] * f["num_units"]]
     return [KernelCall("tinyaot_cmsis_svdf_s8", [
         ParamStruct("struct tinyaot_cmsis_svdf_params", f), ScratchRef(0, "int32_t"), ScratchRef(1, "int32_t"),
-        *(TensorRef(t.index) for t in (inp, feature, time)), TensorRef(bias.index) if bias is not None else "NULL",
+        *(TensorRef(t.index) for t in (inp, feature, time)), optional_ref(bias),
         TensorRef(state.index), TensorRef(ctx.output().index),
     ], scratch=scratch, header=HEADER)]
 

@@ -24,6 +24,7 @@ from tinyaot.codegen.emit import emit
 from tinyaot.compiler import Options, compile_model
 from tinyaot.errors import TinyAotError
 from tinyaot.host import SANITIZE_FLAGS, WARNING_FLAGS
+from tinyaot.planner.greedy import align_up
 from tinyaot.oracle import random_inputs
 
 CALLS = 2  # two calls in a row: stateful models must agree on the second too
@@ -118,8 +119,8 @@ def run_case(model_path, work, seed=0, oracle_timeout=60):
 
     specs_in = [_spec(t) for t in _io_tensors(model, model.graph.inputs)]
     specs_out = [_spec(t) for t in _io_tensors(model, model.graph.outputs)]
-    in_total = sum(-(-s["bytes"] // 16) * 16 for s in specs_in)
-    out_total = sum(-(-s["bytes"] // 16) * 16 for s in specs_out)
+    in_total = sum(align_up(s["bytes"], 16) for s in specs_in)
+    out_total = sum(align_up(s["bytes"], 16) for s in specs_out)
     (work / "run.c").write_text(_RUNNER_C % dict(in_total=in_total, out_total=out_total, n_in=len(specs_in),
                                        n_out=len(specs_out), calls=CALLS))
     exe = work / "run"

@@ -8,15 +8,13 @@ import numpy as np
 import tflite
 from tflite.BuiltinOperator import BuiltinOperator
 from tflite.BuiltinOptions import BuiltinOptions
-from tflite.TensorType import TensorType
 
-from tinyaot.frontend.tflite_reader import _raw_builtin_code, options_table
+from tinyaot.frontend.tflite_reader import _TENSOR_TYPES, _raw_builtin_code, options_table
 from tinyaot.modelbuilder import ModelBuilder
 from tinyaot.ops import LOWERINGS, VIEW_OPS
 
-_DTYPES = {TensorType.INT8: "int8", TensorType.UINT8: "uint8", TensorType.INT16: "int16",
-           TensorType.INT32: "int32", TensorType.FLOAT32: "float32"}
-_DECODED_DTYPES = {**_DTYPES, TensorType.INT64: "int64"}  # int64: the biases of 16x8 models
+# A dtype mutation picks among these; int64 (the biases of 16x8 models) is only decoded.
+_DTYPES = {k: v for k, v in _TENSOR_TYPES.items() if v != "int64"}
 _OPTION_NAMES = sorted(k for k in vars(BuiltinOptions) if not k.startswith("_") and k != "NONE")
 # Operator codes a mutation may switch to: what tinyaot lowers, and one it does not.
 _SUPPORTED_OPS = sorted(set(LOWERINGS) | VIEW_OPS | {"TANH"})
@@ -47,7 +45,7 @@ def decode(data):
             quant = (q.ScaleAsNumpy().astype(np.float32),
                      q.ZeroPointAsNumpy().astype(np.int64) if q.ZeroPointLength() else np.zeros(0, np.int64),
                      int(q.QuantizedDimension()))
-        mb.tensors.append(dict(name=t.Name() or b"", dtype=_DECODED_DTYPES[t.Type()],
+        mb.tensors.append(dict(name=t.Name() or b"", dtype=_TENSOR_TYPES[t.Type()],
                                shape=[int(d) for d in t.ShapeAsNumpy()] if t.ShapeLength() else [],
                                buffer=t.Buffer(), quant=quant, variable=bool(t.IsVariable())))
     for i in range(sub.OperatorsLength()):

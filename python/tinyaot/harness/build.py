@@ -120,7 +120,7 @@ def build_firmware(board, model=None, name=None, test_mode=None, build_root=None
     Device.select(1), (2), ...; arena_group: all the models share the arena of
     this group (--shared-arena).
     kernels: the generator's kernel backend; "cmsis-nn" builds CMSIS-NN from
-    TINYAOT_CMSIS_NN_DIR (environment).
+    cmsis_nn_dir().
     Raises ModelTooBig when the model does not fit the board, BuildError otherwise.
     """
     if board not in boards():
@@ -144,7 +144,7 @@ def build_firmware(board, model=None, name=None, test_mode=None, build_root=None
                 "TINYAOT_RUNNER_MORE_MODELS": ";".join(f"{n}={Path(m).resolve()}" for n, m in more_models),
                 "TINYAOT_RUNNER_ARENA_GROUP": arena_group or ""}
         if kernels == "cmsis-nn":
-            defs["TINYAOT_CMSIS_NN_DIR"] = os.environ.get("TINYAOT_CMSIS_NN_DIR", "")
+            defs["TINYAOT_CMSIS_NN_DIR"] = str(cmsis_nn_dir() or "")
     defs["BOARD"] = board
     return _build(RUNNER_DIR, Path(build_root or DEFAULT_BUILD_ROOT) / board / label, defs,
                   f"build of {label} for {board}", board, name or label, cmake_args, jobs)

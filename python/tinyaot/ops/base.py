@@ -20,6 +20,11 @@ class TensorRef:
     tensor: int
 
 
+def optional_ref(tensor):
+    """TensorRef of an optional input (a bias), or NULL when the operator omits it."""
+    return TensorRef(tensor.index) if tensor is not None else "NULL"
+
+
 @dataclass(frozen=True)
 class ScratchRef:
     """Pointer to the call's index-th scratch buffer, typed as `ctype *`."""

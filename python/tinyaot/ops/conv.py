@@ -10,7 +10,7 @@ kernel as constants.
 import numpy as np
 
 from tinyaot.ops import float32, overlap, s16
-from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, TensorRef
+from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, TensorRef, optional_ref
 from tinyaot.quant import fold_input_offset, per_channel_multipliers
 
 PADDING_SAME, PADDING_VALID = 0, 1
@@ -159,7 +159,7 @@ def _conv_call(ctx, kernel, ctype, inp, weights, bias, out, own_fields, fold_axi
         bias_arg = ParamArray("int32_t", fold_input_offset(None if bias is None else bias.data, weights.data,
                                                            quant["input_offset"], channel_axis=fold_axis))
     else:
-        bias_arg = TensorRef(bias.index) if bias is not None else "NULL"
+        bias_arg = optional_ref(bias)
     overlaps = (overlap.depthwise(inp, out, geometry, own_fields["depth_multiplier"])
                 if "depth_multiplier" in own_fields else overlap.convolution(inp, out, geometry))
     if "groups" in own_fields:  # CONV_2D: filters re-laid out for tinyaot_conv2d_s8

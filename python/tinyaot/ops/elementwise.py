@@ -109,7 +109,7 @@ def _binary_call(ctx, kernel, ctype, a, b, out, shape, rescale_fields):
     })
     walk = [ParamArray("int32_t", np.array(d, np.int32)) for d in (dims, sa, sb)]
     # An input of the output's shape is walked forward with it; a broadcast one is re-read.
-    overlaps = [d for t in (a, b) if tuple(t.shape) == tuple(out.shape) for d in overlap.elementwise(t, out)]
+    overlaps = [d for t in (a, b) for d in overlap.elementwise(t, out)]
     return [KernelCall(kernel, [params, *walk, TensorRef(a.index), TensorRef(b.index), TensorRef(out.index)],
                        overlaps=overlaps)]
 

@@ -11,7 +11,7 @@ checks are theirs, shared.
 
 import numpy as np
 
-from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, TensorRef, window_fields
+from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, TensorRef, optional_ref, window_fields
 from tinyaot.quant import float_activation_range
 
 
@@ -26,10 +26,6 @@ def activation_range(ctx):
                                   lambda message: ctx.error(message))
 
 
-def _bias_ref(bias):
-    return TensorRef(bias.index) if bias is not None else "NULL"
-
-
 def conv(ctx, inp, weights, bias, out, geometry, groups):
     expect_float32(ctx, weights, bias)
     act_min, act_max = activation_range(ctx)
@@ -41,7 +37,7 @@ def conv(ctx, inp, weights, bias, out, geometry, groups):
         "act_min": act_min, "act_max": act_max,
     })
     return [KernelCall("tinyaot_conv2d_f32", [params, TensorRef(inp.index), TensorRef(weights.index),
-                                              _bias_ref(bias), TensorRef(out.index)])]
+                                              optional_ref(bias), TensorRef(out.index)])]
 
 
 def depthwise(ctx, inp, weights, bias, out, geometry, multiplier):
@@ -54,7 +50,7 @@ def depthwise(ctx, inp, weights, bias, out, geometry, multiplier):
         "act_min": act_min, "act_max": act_max,
     })
     return [KernelCall("tinyaot_depthwise_conv2d_f32", [params, TensorRef(inp.index), TensorRef(weights.index),
-                                                        _bias_ref(bias), TensorRef(out.index)])]
+                                                        optional_ref(bias), TensorRef(out.index)])]
 
 
 def pool(ctx, average, inp, out, geometry):

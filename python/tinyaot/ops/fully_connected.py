@@ -4,7 +4,7 @@ activations, ops/s16.py); or float32."""
 import numpy as np
 
 from tinyaot.ops import s16
-from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, TensorRef
+from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, TensorRef, optional_ref
 from tinyaot.quant import float_activation_range
 from tinyaot.quant import fold_input_offset, per_channel_multipliers
 
@@ -42,7 +42,7 @@ def lower_f32(ctx):
         "act_min": act_min, "act_max": act_max})
     return [KernelCall("tinyaot_fully_connected_f32", [
         params, TensorRef(inp.index), TensorRef(weights.index),
-        TensorRef(bias.index) if bias is not None else "NULL", TensorRef(out.index)])]
+        optional_ref(bias), TensorRef(out.index)])]
 
 
 def lower_s16(ctx):

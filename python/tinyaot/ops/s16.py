@@ -11,7 +11,7 @@ dispatch here on the input's dtype and keep the shape checks.
 
 import numpy as np
 
-from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, TensorRef, window_fields
+from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, TensorRef, optional_ref, window_fields
 from tinyaot.quant import per_channel_multipliers
 
 BIAS_MODES = {"int64": "TINYAOT_S16_BIAS64", "int32": "TINYAOT_S16_BIAS32"}
@@ -60,10 +60,6 @@ def _tables(ctx, inp, weights, out, channels):
     return [ParamArray("int32_t", np.resize(multipliers, channels)), ParamArray("int32_t", np.resize(shifts, channels))]
 
 
-def _bias_ref(bias):
-    return TensorRef(bias.index) if bias is not None else "NULL"
-
-
 def conv(ctx, inp, weights, bias, out, geometry, groups):
     mode, sum32 = _weights_and_bias(ctx, weights, bias, out.shape[3], ("int64", "int32"))
     act_min, act_max = ctx.activation(out)
@@ -75,7 +71,7 @@ def conv(ctx, inp, weights, bias, out, geometry, groups):
         "act_min": act_min, "act_max": act_max, "mode": mode, "sum32": sum32,
     })
     return [KernelCall("tinyaot_conv2d_s16", [params, *_tables(ctx, inp, weights, out, out.shape[3]),
-                                              TensorRef(inp.index), TensorRef(weights.index), _bias_ref(bias),
+                                              TensorRef(inp.index), TensorRef(weights.index), optional_ref(bias),
                                               TensorRef(out.index)])]
 
 
@@ -91,7 +87,7 @@ def depthwise(ctx, inp, weights, bias, out, geometry, multiplier):
     })
     return [KernelCall("tinyaot_depthwise_conv2d_s16", [params, *_tables(ctx, inp, weights, out, out.shape[3]),
                                                         TensorRef(inp.index), TensorRef(weights.index),
-                                                        _bias_ref(bias), TensorRef(out.index)])]
+                                                        optional_ref(bias), TensorRef(out.index)])]
 
 
 def fully_connected(ctx, inp, weights, bias, out, batches, output_depth, accum_depth):
@@ -103,4 +99,4 @@ def fully_connected(ctx, inp, weights, bias, out, batches, output_depth, accum_d
     })
     return [KernelCall("tinyaot_fully_connected_s16", [params, *_tables(ctx, inp, weights, out, output_depth),
                                                        TensorRef(inp.index), TensorRef(weights.index),
-                                                       _bias_ref(bias), TensorRef(out.index)])]
+                                                       optional_ref(bias), TensorRef(out.index)])]

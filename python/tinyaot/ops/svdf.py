@@ -4,7 +4,7 @@ weights and activation state (a variable tensor), int32 bias, int8 output.
 Checks and constants follow TFLM's PrepareSvdf (micro/kernels/svdf_common.cc).
 """
 
-from tinyaot.ops.base import KernelCall, ParamStruct, TensorRef
+from tinyaot.ops.base import KernelCall, ParamStruct, TensorRef, optional_ref
 from tinyaot.quant import requantize_multiplier
 
 INPUT, FEATURE, TIME, BIAS, STATE = range(5)
@@ -100,7 +100,7 @@ def lower(ctx):
     })
     return [KernelCall("tinyaot_svdf_s8", [
         params, TensorRef(inp.index), TensorRef(feature.index), TensorRef(time.index),
-        TensorRef(bias.index) if bias is not None else "NULL", TensorRef(state.index), TensorRef(out.index),
+        optional_ref(bias), TensorRef(state.index), TensorRef(out.index),
     ])]
 
 

@@ -7,7 +7,7 @@ PopulateConvolutionQuantizationParams's; the kernel needs an int32 scratch
 copy of the output, planned in the arena like TFLM's scratch buffer.
 """
 
-from tinyaot.ops.base import KernelCall, ParamStruct, ScratchRef, TensorRef
+from tinyaot.ops.base import KernelCall, ParamStruct, ScratchRef, TensorRef, optional_ref
 from tinyaot.ops.conv import (PADDING_NAMES, PADDING_SAME, _check_bias, _check_filter, _quant_fields,
                               expect_output_scale, expect_rank4, out_size, padding_before)
 from tinyaot.ops.strided_copy import constant_ints
@@ -54,7 +54,7 @@ def lower_transpose_conv(ctx):
         "pad_w": padding_before(out_w, filter_w, stride_w, 1, fwd_w),
         **quant,
     })
-    bias_arg = TensorRef(bias.index) if bias is not None else "NULL"
+    bias_arg = optional_ref(bias)
     return [KernelCall("tinyaot_transpose_conv_s8", [
         params, multipliers, shifts, TensorRef(inp.index), TensorRef(weights.index), bias_arg,
         TensorRef(out.index), ScratchRef(0, "int32_t")], scratch=[4 * out.num_elements])]
