@@ -30,7 +30,8 @@
 # target property TINYAOT_WEIGHTS_BLOBS lists the blobs); the program hands it to
 # tinyaot_<id>_bind_weights(). ARENA_GROUP <group>: the models given the same
 # group (in one directory) share one arena, tinyaot_<group>_arena, of the largest
-# need, written into <build>/tinyaot/<group>_arena/ and compiled into the target.
+# need, written into <build>/tinyaot/<group>_arena/ and compiled into the target
+# (its plan: the target property TINYAOT_ARENA_GROUP_JSON).
 #
 # Defaults that an integration (e.g. Zephyr's Kconfig) may set as cache
 # variables: TINYAOT_DEFAULT_ALIGNMENT, TINYAOT_DEFAULT_WEIGHTS_SECTION,
@@ -281,6 +282,7 @@ function(_tinyaot_arena_group target group json_file section)
   if(NOT "${arena_c}" IN_LIST sources)
     target_sources(${target} PRIVATE "${arena_c}")
     target_include_directories(${target} PRIVATE "${dir}")
+    set_property(TARGET ${target} PROPERTY TINYAOT_ARENA_GROUP_JSON "${dir}/tinyaot_${group}_arena.json")
   endif()
 endfunction()
 

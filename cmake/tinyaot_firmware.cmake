@@ -2,6 +2,9 @@
 # (firmware/serial_runner, firmware/tflm_runner and its core). Include it before
 # project(): it picks the Arm toolchain and the board, and gives
 #   TINYAOT_REPO, BOARD, TINYAOT_FIRMWARE_BOARD_DIR
+#   tinyaot_firmware_model_options()   (before project(): the options every model
+#       firmware takes: TINYAOT_MODEL, TINYAOT_MODEL_NAME, the optimisation level)
+#   tinyaot_firmware_c_setup()         (after project(): the board, tinyaot_add_model, C99)
 #   tinyaot_firmware_outputs(<target> <model name> <model json> [<"key": value> ...])
 #       runner.bin after the link, and firmware.json: what the host harness
 #       (python/tinyaot/harness) needs to know about the build, plus the
@@ -18,6 +21,25 @@ set(TINYAOT_FIRMWARE_BOARD_DIR "${TINYAOT_REPO}/boards/baremetal/${BOARD}")
 if(NOT EXISTS "${TINYAOT_FIRMWARE_BOARD_DIR}/board.cmake")
   message(FATAL_ERROR "Unknown BOARD '${BOARD}' (no ${TINYAOT_FIRMWARE_BOARD_DIR}/board.cmake)")
 endif()
+
+macro(tinyaot_firmware_model_options)
+  set(TINYAOT_MODEL "" CACHE FILEPATH "Model (.tflite) to build into the firmware")
+  set(TINYAOT_MODEL_NAME "" CACHE STRING "C identifier of the model")
+  # -O2: the firmware measures inference speed, so optimise for it; -Os is an option.
+  set(TINYAOT_FIRMWARE_OPT "-O2" CACHE STRING "Optimisation flag for the firmware")
+  # CMSIS-NN at the same level as the rest, not its own default -Ofast: a like-for-like
+  # measurement, and -Ofast's unrolling would not fit person_detect in 256 KB.
+  set(CMSIS_OPTIMIZATION_LEVEL "${TINYAOT_FIRMWARE_OPT}" CACHE STRING "CMSIS-NN optimisation level")
+endmacro()
+
+macro(tinyaot_firmware_c_setup)
+  include("${TINYAOT_FIRMWARE_BOARD_DIR}/board.cmake")
+  include("${TINYAOT_REPO}/cmake/tinyaot.cmake")   # tinyaot_add_model, the generator's Python, CMSIS-NN
+  set(CMAKE_C_STANDARD 99)
+  set(CMAKE_C_STANDARD_REQUIRED ON)
+  set(CMAKE_C_EXTENSIONS OFF)
+  set(CMAKE_EXECUTABLE_SUFFIX ".elf")
+endmacro()
 
 function(tinyaot_firmware_outputs target model_name model_json)
   add_custom_command(TARGET ${target} POST_BUILD
