@@ -138,8 +138,6 @@ def bench_tflm(board, name, path, kernels, calls, seed, build_root):
 
 def _run_on_device(row, fw, path, calls, seed):
     """Runs `calls` random inputs on the firmware and in TFLM; fills in the figures."""
-    from tinyaot.oracle import compare_with_tflm
-    figures = []
     started = False
     try:
         with harness.open_device(fw) as dev:
@@ -149,15 +147,7 @@ def _run_on_device(row, fw, path, calls, seed):
                 return {**row, "status": "does not fit", "reason": f"{info.generator_version} on {fw.board}"}
             if row["variant"].startswith("tflm-"):
                 row["model_ram"] = row["ram_as_arena"] = info.arena_size  # arena_used_bytes() on the board
-            specs = [{"dtype": t.dtype, "shape": t.shape} for t in info.inputs]
-
-            def on_device(inputs):
-                dev.reset()
-                outputs, fig = dev.invoke(inputs)
-                figures.append(fig)
-                return outputs
-
-            mismatches = compare_with_tflm(path, on_device, specs, calls=calls, seed=seed)
+            mismatches, figures = dev.compare_with_tflm(path, calls=calls, seed=seed)
     except (harness.DeviceTimeout, harness.DeviceFault) as exc:
         if row["variant"].startswith("tflm-") and not started:
             # Measured: TFLM's release build loops (or faults) in its memory planner when the

@@ -40,7 +40,6 @@ def profile_model(path, name, board, kernels="portable", seed=0, serial_port=Non
     import numpy as np
 
     from tinyaot.compiler import Options, compile_model
-    from tinyaot.oracle import compare_with_tflm
     inputs_in_arena = False
     try:
         fw = harness.build_firmware(board, model=path, name=name, kernels=kernels, profile=True)
@@ -50,14 +49,7 @@ def profile_model(path, name, board, kernels="portable", seed=0, serial_port=Non
                                     inputs_in_arena=True)
     model = compile_model(path, Options(name, inputs_in_arena=inputs_in_arena, kernels=kernels))
     with harness.open_device(fw, serial_port=serial_port, flash_command=flash_command, run_timeout=300) as dev:
-        figures = []
-
-        def run(x):
-            outputs, fig = dev.invoke(x)
-            figures.append(fig)
-            return outputs
-        specs = [{"dtype": t.dtype, "shape": t.shape} for t in dev.info().inputs]
-        mismatches = compare_with_tflm(path, run, specs, calls=1, seed=seed)
+        mismatches, figures = dev.compare_with_tflm(path, calls=1, seed=seed)
         prof = dev.profile()
     unit = "instructions" if prof.instructions is not None else "cycles"
     per_step = prof.instructions if prof.instructions is not None else prof.cycles

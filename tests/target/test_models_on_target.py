@@ -6,31 +6,15 @@ import pytest
 
 from conftest import shared_model
 from tinyaot import harness
-from tinyaot.oracle import compare_with_tflm
 from tinyaot.testing import catalog
 
 CALLS = 20
 SEED = 1234
 
 
-def input_specs(dev):
-    return [{"dtype": t.dtype, "shape": t.shape} for t in dev.info().inputs]
-
-
 def check_against_tflm(dev, model_path, calls, seed, reset_between):
     """Runs compare_with_tflm with the device as candidate; returns the run figures."""
-    figures = []
-
-    def on_device(inputs):
-        if reset_between:
-            dev.reset()  # TFLM is reset between calls too
-        outputs, fig = dev.invoke(inputs)
-        figures.append(fig)
-        return outputs
-
-    dev.reset()
-    mismatches = compare_with_tflm(model_path, on_device, input_specs(dev), calls=calls,
-                                   seed=seed, reset_between=reset_between)
+    mismatches, figures = dev.compare_with_tflm(model_path, calls=calls, seed=seed, reset_between=reset_between)
     assert not mismatches, (
         f"{len(mismatches)} of {calls} calls differ from TFLM; first: call {mismatches[0][0]},"
         f" output {mismatches[0][1]}: expected {mismatches[0][2]}, got {mismatches[0][3]}")

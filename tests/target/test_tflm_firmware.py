@@ -10,7 +10,7 @@ import pytest
 
 from tinyaot import bench, harness
 from tinyaot.modelbuilder import ModelBuilder, bias_for, random_int8
-from tinyaot.oracle import compare_with_tflm, tflm_arena_usage
+from tinyaot.oracle import tflm_arena_usage
 
 BOARD = "qemu_cortex_m3"
 
@@ -27,20 +27,12 @@ def test_tflm_firmware_is_bit_exact_and_reports_its_32_bit_arena(kernels, own_mo
     needs_trees(kernels)
     model = own_model("fc_relu_per_tensor")
     fw = harness.build_tflm_firmware(BOARD, model, "fc_relu_per_tensor", kernels=kernels)
-    figures = []
     with harness.open_device(fw) as dev:
         info = dev.info()
         assert (info.name, info.generator_version) == ("fc_relu_per_tensor", f"TFLM {kernels}")
         assert [(t.dtype, t.shape) for t in info.inputs] == [(np.int8, (1, 24))]
-
-        def on_device(inputs):
-            dev.reset()
-            outputs, fig = dev.invoke(inputs)
-            figures.append(fig)
-            return outputs
-
-        specs = [{"dtype": t.dtype, "shape": t.shape} for t in info.inputs]
-        assert compare_with_tflm(model, on_device, specs, calls=5, seed=3) == []
+        mismatches, figures = dev.compare_with_tflm(model, calls=5, seed=3)
+        assert mismatches == []
     # The same planner on a 32-bit core: the activations ("head") as on the host,
     # TFLM's runtime structures (pointers, size_t) smaller than the 64-bit host's.
     host = tflm_arena_usage(model)

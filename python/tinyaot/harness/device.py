@@ -302,16 +302,20 @@ class Device:
         return [self.get_output(i) for i in range(len(self.info().outputs))], figures
 
     def compare_with_tflm(self, model_path, calls=5, seed=0, reset_between=True):
-        """Runs the same random inputs here and in TFLM (tinyaot.oracle.compare_with_tflm);
-        returns (mismatches, the RunFigures of every run)."""
+        """Runs the same random inputs here and in TFLM (tinyaot.oracle.compare_with_tflm), the
+        model reset before every call when reset_between (as TFLM is); returns (mismatches,
+        the RunFigures of every run)."""
         from tinyaot.oracle import compare_with_tflm
         specs = [{"dtype": t.dtype, "shape": t.shape} for t in self.info().inputs]
         figures = []
 
         def run(inputs):
+            if reset_between:
+                self.reset()
             outputs, fig = self.invoke(inputs)
             figures.append(fig)
             return outputs
+        self.reset()
         mismatches = compare_with_tflm(model_path, run, specs, calls=calls, seed=seed,
                                        reset_between=reset_between)
         return mismatches, figures
