@@ -26,15 +26,16 @@ def branch_and_bound(buffers, alignment, best_size, target, node_budget=200_000)
     # (input, output, -align_down(D)): the input may rest that far above its placed output.
     rests = [(i, j, -align_down(declared[2], alignment)) for i in range(n) for j in conflicts[i]
              for declared in [overlap_limit(buffers[i], buffers[j])] if declared and declared[1] is buffers[i]]
+    # Where i may not go relative to j's offset: the forbidden interval only moves with it.
+    forbidden = [{j: forbidden_offsets(buffers[i], sizes[i], buffers[j], sizes[j], 0) for j in conflicts[i]}
+                 for i in range(n)]
     offsets = [None] * n
     state = {"best": best_size, "found": None, "nodes": 0}
 
     def fits(i, at):
-        for j in conflicts[i]:
-            if offsets[j] is not None:
-                lo, hi = forbidden_offsets(buffers[i], sizes[i], buffers[j], sizes[j], offsets[j])
-                if lo < at < hi:
-                    return False
+        for j, (lo, hi) in forbidden[i].items():
+            if offsets[j] is not None and offsets[j] + lo < at < offsets[j] + hi:
+                return False
         return True
 
     def search(floor, last_index, top, left):
