@@ -8,16 +8,13 @@ import numpy as np
 
 from conftest import ROOT
 from tinyaot.host import HostModel
+from tinyaot.testing.cli import run_tinyaot
 
-
-def tinyaot(*args):
-    return subprocess.run([sys.executable, "-m", "tinyaot", *map(str, args)], capture_output=True, text=True,
-                          env={"PYTHONPATH": str(ROOT / "python"), "PATH": "/usr/bin:/bin"})
 
 
 def test_compile_writes_a_self_contained_folder(own_model, tmp_path):
     out = tmp_path / "kws"
-    result = tinyaot("compile", own_model("reshape_views"), "--name", "kws", "--out", out)
+    result = run_tinyaot("compile", own_model("reshape_views"), "--name", "kws", "--out", out)
     assert result.returncode == 0, result.stderr
     assert "arena 16 bytes (lower bound 16)" in result.stdout
     files = sorted(p.name for p in out.iterdir())
@@ -40,13 +37,13 @@ def test_compile_writes_a_self_contained_folder(own_model, tmp_path):
 
 
 def test_generated_header_includes_only_standard_and_tinyaot_headers(own_model, tmp_path):
-    tinyaot("compile", own_model("fc_relu_per_tensor"), "--name", "m", "--out", tmp_path)
+    run_tinyaot("compile", own_model("fc_relu_per_tensor"), "--name", "m", "--out", tmp_path)
     includes = [line for line in (tmp_path / "m.h").read_text().splitlines() if line.startswith("#include")]
     assert includes == ["#include <stddef.h>", "#include <stdint.h>", '#include "tinyaot.h"']
 
 
 def test_sections_and_alignment_options(own_model, tmp_path):
-    result = tinyaot("compile", own_model("fc_relu_per_tensor"), "--name", "m", "--out", tmp_path,
+    result = run_tinyaot("compile", own_model("fc_relu_per_tensor"), "--name", "m", "--out", tmp_path,
                      "--alignment", "32", "--weights-section", ".rodata.nn", "--arena-section", ".noinit.nn")
     assert result.returncode == 0, result.stderr
     source = (tmp_path / "m.c").read_text()
@@ -56,14 +53,14 @@ def test_sections_and_alignment_options(own_model, tmp_path):
 
 
 def test_bad_alignment_is_refused(own_model, tmp_path):
-    result = tinyaot("compile", own_model("fc_relu_per_tensor"), "--name", "m", "--out", tmp_path,
+    result = run_tinyaot("compile", own_model("fc_relu_per_tensor"), "--name", "m", "--out", tmp_path,
                      "--alignment", "12")
     assert result.returncode == 1
     assert result.stderr.strip() == "tinyaot: error: alignment 12 must be a power of two between 1 and 4096"
 
 
 def test_inspect_prints_operators_tensors_and_plan(own_model):
-    result = tinyaot("inspect", own_model("reshape_views"))
+    result = run_tinyaot("inspect", own_model("reshape_views"))
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert "RESHAPE" in out and "(view)" in out and "tinyaot_fully_connected_s8" in out
@@ -72,7 +69,7 @@ def test_inspect_prints_operators_tensors_and_plan(own_model):
 
 
 def test_inspect_prints_the_c_api_with_member_names(own_model):
-    result = tinyaot("inspect", own_model("reshape_views"), "--name", "kws")
+    result = run_tinyaot("inspect", own_model("reshape_views"), "--name", "kws")
     assert result.returncode == 0, result.stderr
     api = result.stdout.split('C API: #include "kws.h"')[1]
     assert "tinyaot_add_model, <build>/tinyaot/kws/" in api
@@ -104,9 +101,9 @@ def test_generator_requirements_are_pyprojects_dependencies():
 def test_run_prints_outputs_equal_to_the_host_model(own_model, tmp_path):
     x = np.arange(-16, 16, dtype=np.int8).reshape(1, 4, 4, 2)
     np.save(tmp_path / "x.npy", x)
-    result = tinyaot("run", own_model("reshape_views"), "--input", tmp_path / "x.npy")
+    result = run_tinyaot("run", own_model("reshape_views"), "--input", tmp_path / "x.npy")
     assert result.returncode == 0, result.stderr
-    tinyaot("compile", own_model("reshape_views"), "--name", "m", "--out", tmp_path / "m")
+    run_tinyaot("compile", own_model("reshape_views"), "--name", "m", "--out", tmp_path / "m")
     with HostModel(tmp_path / "m", "m") as host:
         host.set_input(0, x)
         host.run()
@@ -115,6 +112,6 @@ def test_run_prints_outputs_equal_to_the_host_model(own_model, tmp_path):
 
 
 def test_run_without_inputs_names_the_missing_ones(own_model):
-    result = tinyaot("run", own_model("reshape_views"))
+    result = run_tinyaot("run", own_model("reshape_views"))
     assert result.returncode == 1
     assert "the model has 1 inputs; give one --input FILE.npy each (x)" in result.stderr

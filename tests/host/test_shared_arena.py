@@ -6,28 +6,23 @@ import json
 import re
 import shutil
 import subprocess
-import sys
 
 import numpy as np
 import pytest
 
-from conftest import ROOT
 from tinyaot.host import WARNING_FLAGS, HostModel
 from tinyaot.oracle import compare_with_tflm, random_inputs
+from tinyaot.testing.cli import run_tinyaot
 
 MODELS = {"a": "mini_mobilenet", "b": "ds_cnn_kws", "c": "svdf_rank1_relu"}  # c has state
 
-
-def tinyaot_cli(*args):
-    return subprocess.run([sys.executable, "-m", "tinyaot", *map(str, args)], capture_output=True, text=True,
-                          env={"PYTHONPATH": str(ROOT / "python"), "PATH": "/usr/bin:/bin"})
 
 
 @pytest.fixture
 def group(own_model, tmp_path):
     out = tmp_path / "g"
     names = [a for n in MODELS for a in ("--name", n)]
-    result = tinyaot_cli("compile", *[own_model(m) for m in MODELS.values()], *names, "--shared-arena", "g",
+    result = run_tinyaot("compile", *[own_model(m) for m in MODELS.values()], *names, "--shared-arena", "g",
                          "--out", out)
     assert result.returncode == 0, result.stderr
     return out, result.stdout
@@ -82,7 +77,7 @@ def test_ram_is_the_larger_arena_plus_state(group, tmp_path, own_model):
     out, _ = group
     separate = tmp_path / "separate"
     for n, m in MODELS.items():
-        assert tinyaot_cli("compile", own_model(m), "--name", n, "--out", separate).returncode == 0
+        assert run_tinyaot("compile", own_model(m), "--name", n, "--out", separate).returncode == 0
 
     def ram(folder, sources):
         total = 0
@@ -125,13 +120,13 @@ def test_overlapping_run_is_caught_with_the_check(group, tmp_path):
      "arena group 'G' must be a lower-case C identifier ([a-z_][a-z0-9_]*)"),
 ])
 def test_bad_group_arguments(own_model, tmp_path, args, message):
-    result = tinyaot_cli("compile", own_model("mini_mobilenet"), own_model("ds_cnn_kws"), *args, "--out", tmp_path)
+    result = run_tinyaot("compile", own_model("mini_mobilenet"), own_model("ds_cnn_kws"), *args, "--out", tmp_path)
     assert result.returncode == 1 and result.stderr.strip() == f"tinyaot: error: {message}"
     assert not re.search(r"\.c$", "\n".join(p.name for p in tmp_path.iterdir()))
 
 
 def test_inspect_prints_the_group_ram_next_to_separate_arenas(own_model):
-    result = tinyaot_cli("inspect", own_model("mini_mobilenet"), own_model("svdf_rank1_relu"), "--name", "a",
+    result = run_tinyaot("inspect", own_model("mini_mobilenet"), own_model("svdf_rank1_relu"), "--name", "a",
                          "--name", "c", "--shared-arena", "voice")
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()

@@ -20,6 +20,7 @@ from tinyaot.compiler import Options, compile_model
 from tinyaot.host import HostModel
 from tinyaot.oracle import compare_with_tflm
 from tinyaot.testing import catalog
+from tinyaot.testing.cli import run_tinyaot
 from tinyaot.testing.reweight import requantized, reweighted
 
 # Set in the child that test_blob_lane_runs_clean_under_sanitizers starts with libasan preloaded.
@@ -45,10 +46,6 @@ def assert_matches_tflm(host, path, calls=5):
     mismatches = compare_with_tflm(path, run, host.inputs, calls=calls, reset_between=not stateful)
     assert not mismatches, f"{len(mismatches)} outputs differ from TFLM"
 
-
-def tinyaot_cli(*args):
-    return subprocess.run([sys.executable, "-m", "tinyaot", *map(str, args)], capture_output=True, text=True,
-                          env={"PYTHONPATH": str(ROOT / "python"), "PATH": "/usr/bin:/bin"})
 
 
 # The float32 and 16x8 forms put the same kinds of tables in the blob; one of each, the
@@ -87,7 +84,7 @@ def test_second_blob_of_same_architecture_runs_through_same_code(name, own_model
     second.write_bytes(reweighted(first.read_bytes(), seed=99))
     code = tmp_path / "code"
     blob_a = compile_blob(first, name, code)
-    result = tinyaot_cli("weights", second, "--name", name, "-o", tmp_path / "b.bin", "--for", code)
+    result = run_tinyaot("weights", second, "--name", name, "-o", tmp_path / "b.bin", "--for", code)
     assert result.returncode == 0, result.stderr
     blob_b = (tmp_path / "b.bin").read_bytes()
     assert blob_b[8:16] == blob_a.read_bytes()[8:16] and blob_b != blob_a.read_bytes()
@@ -104,7 +101,7 @@ def test_weights_accepts_new_scales_the_code_does_not_hold(own_model, tmp_path):
     compile_blob(first, "fc", tmp_path / "code")
     other = tmp_path / "other.tflite"
     other.write_bytes(requantized(reweighted(first.read_bytes(), seed=5), "w4", scale_factor=1.7))
-    result = tinyaot_cli("weights", other, "--name", "fc", "-o", tmp_path / "b.bin", "--for", tmp_path / "code")
+    result = run_tinyaot("weights", other, "--name", "fc", "-o", tmp_path / "b.bin", "--for", tmp_path / "code")
     assert result.returncode == 0, result.stderr
     with HostModel(tmp_path / "code", "fc", sanitize=SANITIZE) as host:
         assert host.bind_weights((tmp_path / "b.bin").read_bytes()) == OK
@@ -123,7 +120,7 @@ def test_weights_names_operator_and_tensor_the_code_is_specialised_on(own_model,
     compile_blob(first, "fc", tmp_path / "code")
     other = tmp_path / "other.tflite"
     other.write_bytes(requantized(first.read_bytes(), tensor, **change))
-    result = tinyaot_cli("weights", other, "--name", "fc", "-o", tmp_path / "b.bin", "--for", tmp_path / "code")
+    result = run_tinyaot("weights", other, "--name", "fc", "-o", tmp_path / "b.bin", "--for", tmp_path / "code")
     assert result.returncode == 1 and not (tmp_path / "b.bin").exists()
     line = result.stderr.strip()
     assert line == (f"tinyaot: error: {other}: architecture differs from {tmp_path / 'code' / 'fc.json'} "

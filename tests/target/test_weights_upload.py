@@ -7,16 +7,15 @@ micro_speech on the M3 (its 16.8 KB blob does not fit the M0's RAM, which the ho
 every bad blob is refused with its own error code, on each board.
 """
 
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from conftest import REPO, SHARED_NAMES, shared_model
+from conftest import SHARED_NAMES, shared_model
 from test_models_on_target import check_against_tflm
 from tinyaot.harness import DeviceError
+from tinyaot.testing.cli import run_tinyaot
 from tinyaot.testing.reweight import reweighted
 
 NAME = "mini_mobilenet"  # conv, depthwise, pooling, FC, softmax: a 1.8 KB blob fits the M0's RAM
@@ -26,8 +25,7 @@ HEADER_SIZE = 32
 
 
 def tinyaot_cli(*args):
-    result = subprocess.run([sys.executable, "-m", "tinyaot", *map(str, args)], capture_output=True, text=True,
-                            env={"PYTHONPATH": str(REPO / "python"), "PATH": "/usr/bin:/bin"})
+    result = run_tinyaot(*args)
     assert result.returncode == 0, result.stderr
     return result.stdout
 
