@@ -14,6 +14,7 @@ from tinyaot.oracle import compare_with_tflm, random_inputs, tflm_interpreter
 from tinyaot.ops.base import ParamStruct
 from tinyaot.quant import quantize_multiplier
 from tinyaot.testing.models_svdf import rank2_batch2_model
+from tinyaot.testing.variants import variant_of
 
 IN_SCALE, F_SCALE, T_SCALE, STATE_SCALE = 0.05, 0.01, 0.002, 0.0015
 
@@ -73,7 +74,7 @@ def test_valid_model_compiles(tmp_path):
                                              r"size\), not \[6, 5\]"),
     (dict(y_shape=[1, 5]), r"tensor 'y': output must be \[1, 4\] \(batch x units\), not \[1, 5\]"),
     (dict(x_shape=[1, 2, 4]), r"tensor 'x': input must be 2-D, not \[1, 2, 4\]"),
-    (dict(in_dtype="int16"), r"tensor 'x': dtype int16 is not supported here \(supported: int8\)"),
+    (dict(in_dtype="int16"), r"tensor 'x': dtype int16 is not supported here \(supported: int8, float32\)"),
     (dict(b_units=3), r"tensor 'bias': bias must be \[4\] \(one per unit\), not \[3\]"),
     (dict(b_scale=0.5), r"tensor 'bias': bias scale must be activation state scale x time weights scale"),
     (dict(rank_option=0), r"rank option is 0; it must be at least 1"),
@@ -104,12 +105,40 @@ def generated(tmp_path, data, name):
     return HostModel(tmp_path / name, name)
 
 
-def test_no_bias_is_a_zero_bias(tmp_path):
-    """TFLM's Prepare crashes on an omitted bias, and its Eval starts from zeros
-    then: so the model without bias must give what the same model with an
-    all-zero bias gives, and that one must match TFLM."""
+def svdf_model_f32(state_dtype="float32", activation=0):
+    """x[1, 8] -> SVDF (rank 1, memory 5) -> y[1, 4], all float32 but the state's dtype."""
+    rng = np.random.default_rng(1)
+    mb = ModelBuilder()
+    x = mb.input("x", "float32", [1, 8])
+    f = mb.const("feature", rng.standard_normal((4, 8)).astype(np.float32))
+    t = mb.const("time", rng.standard_normal((4, 5)).astype(np.float32))
+    b = mb.const("bias", rng.standard_normal(4).astype(np.float32))
+    s = mb.tensor("state", state_dtype, [1, 20], variable=True)
+    y = mb.tensor("y", "float32", [1, 4])
+    mb.op("SVDF", [x, f, t, b, s], [y], "SVDFOptions", rank=1, fused_activation_function=activation)
+    mb.output(y)
+    return mb.build()
+
+
+@pytest.mark.parametrize("over,message", [
+    (dict(state_dtype="int16"), r"tensor 'state': dtype int16 is not supported here \(supported: float32\)"),
+    (dict(activation=4), r"fused activation TANH is not supported \(supported: NONE, RELU, RELU_N1_TO_1, RELU6\)"),
+])
+def test_float32_refused_with_a_clear_error(tmp_path, over, message):
+    with pytest.raises(TinyAotError, match=r"m\.tflite: operator 0 \(SVDF\): " + message):
+        compile_bytes(tmp_path, svdf_model_f32(**over))
+
+
+@pytest.mark.parametrize("dtype", ["int8", "float32"])
+def test_no_bias_is_a_zero_bias(tmp_path, dtype):
+    """TFLM's Prepare crashes on an omitted bias (int8 and float32 alike), and its
+    Eval starts from zeros then: so the model without bias must give what the
+    same model with an all-zero bias gives, and that one must match TFLM."""
+    def build(**kw):
+        return rank2_batch2_model(**kw) if dtype == "int8" else variant_of(lambda: rank2_batch2_model(**kw),
+                                                                            "float32")()
     zero = tmp_path / "zero.tflite"
-    zero.write_bytes(rank2_batch2_model(zero_bias=True))
+    zero.write_bytes(build(zero_bias=True))
     with generated(tmp_path, zero.read_bytes(), "zero") as host:
         run = lambda xs: run_host(host, [xs])  # noqa: E731
         assert not compare_with_tflm(zero, run, host.inputs, calls=20, reset_between=False)
@@ -117,7 +146,7 @@ def test_no_bias_is_a_zero_bias(tmp_path):
         rng = np.random.default_rng(0)
         inputs = [random_inputs(host.inputs, rng) for _ in range(20)]
         expected = run_host(host, inputs)
-    with generated(tmp_path, rank2_batch2_model(bias=False), "nobias") as host:
+    with generated(tmp_path, build(bias=False), "nobias") as host:
         got = run_host(host, inputs)
     assert all(np.array_equal(e, g) for e, g in zip(expected, got))
     assert len({e.tobytes() for e in expected}) > 10  # the outputs do move

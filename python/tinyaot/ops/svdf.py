@@ -1,41 +1,29 @@
-"""SVDF, the integer path TFLM runs: int8 input and feature weights, int16 time
-weights and activation state (a variable tensor), int32 bias, int8 output.
+"""SVDF, the two paths TFLM runs: integer (int8 input and feature weights, int16
+time weights and activation state (a variable tensor), int32 bias, int8 output)
+and float32 (every tensor float32).
 
 Checks and constants follow TFLM's PrepareSvdf (micro/kernels/svdf_common.cc).
 """
 
 from tinyaot.ops.base import KernelCall, ParamStruct, TensorRef, optional_ref
-from tinyaot.quant import requantize_multiplier
+from tinyaot.quant import ACT_NONE, ACT_RELU, ACT_RELU6, ACT_RELU_N1_TO_1, ACTIVATION_NAMES, requantize_multiplier
 
 INPUT, FEATURE, TIME, BIAS, STATE = range(5)
 
 
-def lower(ctx):
+def _tensors(ctx):
+    """(input, feature weights, time weights, bias or None, state, output)."""
     ctx.expect(len(ctx.op.inputs) == 5, f"needs 5 inputs (input, feature weights, time weights, bias, "
                f"activation state), has {len(ctx.op.inputs)}")
-    inp, feature, time = ctx.input(INPUT), ctx.input(FEATURE), ctx.input(TIME)
-    bias, state, out = ctx.input(BIAS, optional=True), ctx.input(STATE), ctx.output()
     ctx.expect(len(ctx.op.outputs) == 1, f"needs 1 output, has {len(ctx.op.outputs)}")
+    return (ctx.input(INPUT), ctx.input(FEATURE), ctx.input(TIME), ctx.input(BIAS, optional=True),
+            ctx.input(STATE), ctx.output())
 
-    ctx.expect_dtype(inp, "int8")
-    ctx.expect_dtype(feature, "int8")
-    ctx.expect(time.dtype == "int16",
-               f"time weights of dtype {time.dtype} are not supported (supported: int16 time weights "
-               "with an int16 activation state)", time.index)
-    ctx.expect_dtype(state, "int16")
-    ctx.expect_dtype(out, "int8")
-    for t in (inp, feature, time, state, out):
-        ctx.expect_quantized(t)
+
+def _sizes(ctx, inp, feature, time, bias, state, out):
+    """Checks the state, the shapes and the bias's length; returns the kernel's size fields."""
     ctx.expect_constant(feature)
     ctx.expect_constant(time)
-    # TFLM drops the weights' zero points from its sums; the quantization spec makes them 0.
-    for t, what in ((feature, "feature"), (time, "time")):
-        ctx.expect(t.zero_point == 0, f"{what} weights have zero point {t.zero_point}; it must be 0", t.index)
-
-    # int16 activations are symmetric in TFLite. TFLM versions also disagree on a
-    # non-zero one: older ones add it after the int16 clamp (and wrap), newer before.
-    ctx.expect(state.zero_point == 0, f"activation state has zero point {state.zero_point}; an int16 state "
-               "must have zero point 0", state.index)
     ctx.expect(state.is_variable, "activation state (input 4) must be a variable tensor: it keeps the "
                "history between calls", state.index)
     ctx.expect(state.index not in ctx.graph.inputs and state.index not in ctx.graph.outputs,
@@ -67,12 +55,58 @@ def lower(ctx):
                f"(batch x memory size * filters), not {list(state.shape)}", state.index)
     ctx.expect(tuple(out.shape) == (batches, num_units),
                f"output must be [{batches}, {num_units}] (batch x units), not {list(out.shape)}", out.index)
-
     if bias is not None:
-        ctx.expect_dtype(bias, "int32")
         ctx.expect_constant(bias)
         ctx.expect(tuple(bias.shape) == (num_units,),
                    f"bias must be [{num_units}] (one per unit), not {list(bias.shape)}", bias.index)
+    return {"batches": batches, "input_size": input_size, "num_units": num_units, "rank": rank,
+            "memory_size": memory_size}
+
+
+def lower_f32(ctx):
+    """float32: TFLM's EvalFloatSvdfReference (kernels/tinyaot_svdf_f32.h), which,
+    unlike the integer path, applies the fused activation."""
+    inp, feature, time, bias, state, out = _tensors(ctx)
+    for t in (inp, feature, time, bias, state, out):
+        if t is not None:
+            ctx.expect_dtype(t, "float32")
+    sizes = _sizes(ctx, inp, feature, time, bias, state, out)
+    activation = ctx.op.options.get("fused_activation_function", 0)
+    ctx.expect(activation in (ACT_NONE, ACT_RELU, ACT_RELU_N1_TO_1, ACT_RELU6),
+               f"fused activation {ACTIVATION_NAMES.get(activation, activation)} is not supported "
+               "(supported: NONE, RELU, RELU_N1_TO_1, RELU6)")
+    params = ParamStruct("struct tinyaot_svdf_f32_params", {**sizes, "activation": activation})
+    return [KernelCall("tinyaot_svdf_f32", [
+        params, TensorRef(inp.index), TensorRef(feature.index), TensorRef(time.index),
+        optional_ref(bias), TensorRef(state.index), TensorRef(out.index),
+    ])]
+
+
+def lower(ctx):
+    inp, feature, time, bias, state, out = _tensors(ctx)
+    ctx.expect_dtype(inp, "int8", "float32")
+    if inp.dtype == "float32":
+        return lower_f32(ctx)
+    ctx.expect_dtype(feature, "int8")
+    ctx.expect(time.dtype == "int16",
+               f"time weights of dtype {time.dtype} are not supported (supported: int16 time weights "
+               "with an int16 activation state)", time.index)
+    ctx.expect_dtype(state, "int16")
+    ctx.expect_dtype(out, "int8")
+    for t in (inp, feature, time, state, out):
+        ctx.expect_quantized(t)
+    # TFLM drops the weights' zero points from its sums; the quantization spec makes them 0.
+    for t, what in ((feature, "feature"), (time, "time")):
+        ctx.expect(t.zero_point == 0, f"{what} weights have zero point {t.zero_point}; it must be 0", t.index)
+
+    # int16 activations are symmetric in TFLite. TFLM versions also disagree on a
+    # non-zero one: older ones add it after the int16 clamp (and wrap), newer before.
+    ctx.expect(state.zero_point == 0, f"activation state has zero point {state.zero_point}; an int16 state "
+               "must have zero point 0", state.index)
+    if bias is not None:
+        ctx.expect_dtype(bias, "int32")
+    sizes = _sizes(ctx, inp, feature, time, bias, state, out)
+    if bias is not None:
         # TFLM's Prepare refuses the model otherwise.
         expected = float(state.scale) * float(time.scale)
         ctx.expect(bias.quant is not None and abs(float(bias.scale) - expected) < 1e-5,
@@ -86,11 +120,7 @@ def lower(ctx):
     multiplier_2, shift_2 = requantize_multiplier(float(state.scale) * float(time.scale) / float(out.scale))
 
     params = ParamStruct("struct tinyaot_svdf_params", {
-        "batches": batches,
-        "input_size": input_size,
-        "num_units": num_units,
-        "rank": rank,
-        "memory_size": memory_size,
+        **sizes,
         "input_offset": -inp.zero_point,
         "output_offset": out.zero_point,
         "multiplier_1": multiplier_1,
