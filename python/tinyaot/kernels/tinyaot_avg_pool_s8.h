@@ -22,7 +22,7 @@ static void tinyaot_avg_pool_s8(const struct tinyaot_pool_params *p, const int8_
         for (oy = 0; oy < p->output_h; oy++) {
             for (ox = 0; ox < p->output_w; ox++) {
                 int32_t rows, cols, count, half;
-                const int8_t *window = tinyaot_pool_window(p, in_image, oy, ox, &rows, &cols);
+                const int8_t *window = in_image + tinyaot_pool_window(p, oy, ox, &rows, &cols);
                 count = rows * cols; /* >= 1: the lowering checked that no window is empty */
                 half = count / 2;
                 for (c = 0; c < p->channels; c++) {

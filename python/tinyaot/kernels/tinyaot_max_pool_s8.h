@@ -21,7 +21,7 @@ static void tinyaot_max_pool_s8(const struct tinyaot_pool_params *p, const int8_
         for (oy = 0; oy < p->output_h; oy++) {
             for (ox = 0; ox < p->output_w; ox++) {
                 int32_t rows, cols;
-                const int8_t *window = tinyaot_pool_window(p, in_image, oy, ox, &rows, &cols);
+                const int8_t *window = in_image + tinyaot_pool_window(p, oy, ox, &rows, &cols);
                 for (c = 0; c < p->channels; c++) {
                     const int8_t *in_row = window + c;
                     int32_t max = -128;

@@ -20,12 +20,12 @@ struct tinyaot_pool_params {
 
 /*
  * The taps of output pixel (oy, ox) that lie inside the input image: *rows by
- * *cols of them, the first at the pointer returned (channel 0). Padding is
- * skipped, as TFLM's pools skip it; the lowering checked that no window is
- * empty.
+ * *cols of them, the first at the element offset returned (channel 0) from the
+ * image's start, whatever the element type. Padding is skipped, as TFLM's pools
+ * skip it; the lowering checked that no window is empty.
  */
-static inline const int8_t *tinyaot_pool_window(const struct tinyaot_pool_params *p, const int8_t *image,
-                                                int32_t oy, int32_t ox, int32_t *rows, int32_t *cols)
+static inline int32_t tinyaot_pool_window(const struct tinyaot_pool_params *p, int32_t oy, int32_t ox,
+                                          int32_t *rows, int32_t *cols)
 {
     int32_t fy_first, fy_end, fx_first, fx_end;
     const int32_t in_y = tinyaot_window(oy * p->stride_h - p->pad_h, 1, p->filter_h, p->input_h,
@@ -34,7 +34,7 @@ static inline const int8_t *tinyaot_pool_window(const struct tinyaot_pool_params
                                         &fx_first, &fx_end);
     *rows = fy_end - fy_first;
     *cols = fx_end - fx_first;
-    return image + (in_y * p->input_w + in_x) * p->channels;
+    return (in_y * p->input_w + in_x) * p->channels;
 }
 
 #endif /* TINYAOT_POOL_H */

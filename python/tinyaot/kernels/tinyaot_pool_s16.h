@@ -19,19 +19,15 @@ static void tinyaot_pool_s16(const struct tinyaot_pool_params *p, int32_t averag
         const int16_t *image = input + b * p->input_h * p->input_w * p->channels;
         for (oy = 0; oy < p->output_h; oy++) {
             for (ox = 0; ox < p->output_w; ox++) {
-                int32_t fy_first, fy_end, fx_first, fx_end, count, half;
-                const int32_t in_y = tinyaot_window(oy * p->stride_h - p->pad_h, 1, p->filter_h, p->input_h,
-                                                    &fy_first, &fy_end);
-                const int32_t in_x = tinyaot_window(ox * p->stride_w - p->pad_w, 1, p->filter_w, p->input_w,
-                                                    &fx_first, &fx_end);
-                const int16_t *window = image + (in_y * p->input_w + in_x) * p->channels;
-                count = (fy_end - fy_first) * (fx_end - fx_first);  /* >= 1: checked by the lowering */
+                int32_t rows, cols, count, half;
+                const int16_t *window = image + tinyaot_pool_window(p, oy, ox, &rows, &cols);
+                count = rows * cols;  /* >= 1: checked by the lowering */
                 half = count / 2;
                 for (c = 0; c < p->channels; c++) {
                     int32_t acc = average ? 0 : -32768;
-                    for (y = 0; y < fy_end - fy_first; y++) {
+                    for (y = 0; y < rows; y++) {
                         const int16_t *tap = window + y * p->input_w * p->channels + c;
-                        for (x = 0; x < fx_end - fx_first; x++) {
+                        for (x = 0; x < cols; x++) {
                             acc = average ? acc + *tap : (*tap > acc ? *tap : acc);
                             tap += p->channels;
                         }
