@@ -55,10 +55,19 @@ def compare_with_tflm(model_path, run_candidate, input_specs, calls=20, seed=0, 
 
 
 
+def run_in_child(script, *args, timeout):
+    """`python -c script args...` with this tinyaot importable (for tflm_interpreter): TFLM
+    prints on the C stderr and can abort, which a child process contains."""
+    package_dir = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    path = os.pathsep.join(p for p in (package_dir, os.environ.get("PYTHONPATH")) if p)
+    return subprocess.run([sys.executable, "-c", script, *map(str, args)], capture_output=True, timeout=timeout,
+                          env={**os.environ, "PYTHONPATH": path})
+
+
 _USAGE_SCRIPT = """
 import sys
-from tflite_micro.python.tflite_micro import runtime
-runtime.Interpreter.from_file(sys.argv[1]).print_allocations()
+from tinyaot.oracle import tflm_interpreter
+tflm_interpreter(sys.argv[1]).print_allocations()
 """
 
 
@@ -68,9 +77,8 @@ def tflm_arena_usage(model_path):
     Read from its RecordingMicroAllocator report, which TFLM prints on the C
     stderr: hence a child process.
     """
-    result = subprocess.run([sys.executable, "-c", _USAGE_SCRIPT, str(model_path)],
-                            capture_output=True, text=True, timeout=120)
-    usage = dict(re.findall(r"Arena allocation (total|head|tail) (\d+) bytes", result.stderr))
+    stderr = run_in_child(_USAGE_SCRIPT, model_path, timeout=120).stderr.decode("utf-8", "replace")
+    usage = dict(re.findall(r"Arena allocation (total|head|tail) (\d+) bytes", stderr))
     if set(usage) != {"total", "head", "tail"}:
-        raise RuntimeError(f"TFLM reported no arena figures for {model_path}: {result.stderr[-500:]}")
+        raise RuntimeError(f"TFLM reported no arena figures for {model_path}: {stderr[-500:]}")
     return {k: int(v) for k, v in usage.items()}

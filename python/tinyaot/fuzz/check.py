@@ -25,7 +25,7 @@ from tinyaot.compiler import Options, compile_model
 from tinyaot.errors import TinyAotError
 from tinyaot.host import SANITIZE_FLAGS, WARNING_FLAGS
 from tinyaot.planner.greedy import align_up
-from tinyaot.oracle import random_inputs
+from tinyaot.oracle import random_inputs, run_in_child
 
 CALLS = 2  # two calls in a row: stateful models must agree on the second too
 _NP = {0: np.int8, 1: np.int16, 2: np.int32, 3: np.float32, 4: np.uint8}
@@ -70,8 +70,8 @@ int main(int argc, char **argv)
 
 _ORACLE = """
 import sys, numpy as np
-from tflite_micro.python.tflite_micro import runtime
-interp = runtime.Interpreter.from_file(sys.argv[1])
+from tinyaot.oracle import tflm_interpreter
+interp = tflm_interpreter(sys.argv[1])
 ins = np.load(sys.argv[2], allow_pickle=False)
 outs = []
 for call in range({calls}):
@@ -148,8 +148,7 @@ def run_case(model_path, work, seed=0, oracle_timeout=60):
 
     np.savez(work / "in.npz", *inputs)
     try:
-        oracle = subprocess.run([sys.executable, "-c", _ORACLE.format(calls=CALLS), str(model_path),
-                                 str(work / "in.npz")], capture_output=True, timeout=oracle_timeout)
+        oracle = run_in_child(_ORACLE.format(calls=CALLS), model_path, work / "in.npz", timeout=oracle_timeout)
     except subprocess.TimeoutExpired:
         return "ok-tflm-refuses", "TFLM timed out"
     if oracle.returncode:
