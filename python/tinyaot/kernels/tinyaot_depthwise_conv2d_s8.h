@@ -61,6 +61,24 @@ static TINYAOT_ALWAYS_INLINE void tinyaot_depthwise_window4(const int8_t *in, co
     acc[3] = a3;
 }
 
+/*
+ * The window of four outputs sharing one input channel (depth multiplier 4k),
+ * a function of its own on Armv6-M and Armv8-M Baseline (Cortex-M0/M0+/M23):
+ * inlined into the pixel loop, whose own variables hold most of their eight
+ * low registers, its sums spilled to the stack (33 instructions per tap, 25
+ * here).
+ */
+#if defined(__ARM_ARCH_6M__) || defined(__ARM_ARCH_8M_BASE__)
+static __attribute__((noinline))
+#else
+static TINYAOT_ALWAYS_INLINE
+#endif
+void tinyaot_depthwise_window4_shared(const int8_t *in, const int8_t *w, int32_t rows, int32_t cols, int32_t in_x,
+                                      int32_t in_y, int32_t w_x, int32_t w_y, int32_t acc[4])
+{
+    tinyaot_depthwise_window4(in, w, 0, rows, cols, in_x, in_y, w_x, w_y, acc);
+}
+
 /* Adds to s the sums of n (4, or 1) adjacent channels' weights over rows x cols taps from w. */
 static TINYAOT_ALWAYS_INLINE void tinyaot_depthwise_weight_sums(const int8_t *w, int32_t rows, int32_t cols,
                                                                 int32_t w_x, int32_t w_y, int32_t n,
@@ -187,8 +205,8 @@ static void tinyaot_depthwise_conv2d_s8(const struct tinyaot_depthwise_conv2d_pa
                         tinyaot_depthwise_window4(window + ic, w_window + oc, 1, rows, cols, tap_step_x, tap_step_y,
                                                   output_ch, filter_row, acc);
                     } else {
-                        tinyaot_depthwise_window4(window + ic, w_window + oc, 0, rows, cols, tap_step_x, tap_step_y,
-                                                  output_ch, filter_row, acc);
+                        tinyaot_depthwise_window4_shared(window + ic, w_window + oc, rows, cols, tap_step_x,
+                                                         tap_step_y, output_ch, filter_row, acc);
                     }
                     if (border) {
                         tinyaot_depthwise_outside(p, filter + oc, output_ch, 4, fy_first, fy_end, fx_first, fx_end,
