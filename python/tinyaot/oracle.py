@@ -8,12 +8,12 @@ import sys
 import numpy as np
 
 
-def tflm_interpreter(model_path):
+def tflm_interpreter(model_path, extra_arena=1 << 20):
     from tflite_micro.python.tflite_micro import runtime
     # The package's default arena, 10x the model's size, is too small for small float32
     # models with large activations; a megabyte more costs nothing on the host.
     size = os.path.getsize(model_path)
-    return runtime.Interpreter.from_file(str(model_path), arena_size=10 * size + (1 << 20))
+    return runtime.Interpreter.from_file(str(model_path), arena_size=10 * size + extra_arena)
 
 
 def random_inputs(specs, rng):

@@ -1,6 +1,6 @@
 """SOFTMAX (int8 -> int8/int16, int16 -> int16); LOGISTIC, TANH, RELU, RELU6, LEAKY_RELU, PRELU,
-HARD_SWISH (int8); SOFTMAX, LOGISTIC, TANH (float32, ops/float32.py), RELU, RELU6,
-LEAKY_RELU (float32).
+HARD_SWISH (int8); LOGISTIC, TANH (int16, ops/activation_s16.py); SOFTMAX, LOGISTIC, TANH
+(float32, ops/float32.py), RELU, RELU6, LEAKY_RELU (float32).
 
 The constants are computed here the way TFLM's Prepare computes them
 (softmax_common.cc, logistic_common.cc, tanh.cc, activations_common.cc,
@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from tinyaot.ops import float32, overlap, s16
+from tinyaot.ops import activation_s16, float32, overlap, s16
 from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, TensorRef
 from tinyaot.ops.lut import softmax_luts
 from tinyaot.ops.elementwise import broadcast_table, checked_broadcast
@@ -113,12 +113,14 @@ def _lower_softmax_s16(ctx, inp, out):
 def _lower_logistic_or_tanh(ctx, tanh):
     """LOGISTIC and TANH share their checks, the Q4.27 input rescale and the kernel."""
     inp, out = ctx.input(0), ctx.output()
-    ctx.expect_dtype(inp, "int8", "float32")
+    ctx.expect_dtype(inp, "int8", "int16", "float32")
     if inp.dtype == "float32":
         _expect_same_shape(ctx, inp, out)
         return float32.logistic_or_tanh(ctx, inp, out, tanh)
-    ctx.expect_dtype(inp, "int8")
     ctx.expect(out.dtype == inp.dtype, f"output dtype {out.dtype} differs from input dtype {inp.dtype}", out.index)
+    if inp.dtype == "int16":
+        _expect_same_shape(ctx, inp, out)
+        return activation_s16.logistic_or_tanh(ctx, inp, out, tanh)
     ctx.expect_quantized(inp)
     ctx.expect_quantized(out)
     _expect_same_shape(ctx, inp, out)

@@ -1,13 +1,16 @@
-"""TFLM's int16 lookup tables (LUTPopulate<int16_t>), computed here at compile time.
+"""TFLM's int16 lookup tables, computed here at compile time.
 
-TFLM fills them at Prepare in float32 arithmetic, calling std::exp on floats;
-this repeats every float32 operation in order (numpy float32 scalars round as
-C floats do) and calls the C library's expf, so the table is TFLM's on the
-same C library. The kernels then read it from flash.
+LUTPopulate<int16_t> (int16 SOFTMAX): TFLM fills these at Prepare in float32
+arithmetic, calling std::exp on floats; this repeats every float32 operation in
+order (numpy float32 scalars round as C floats do) and calls the C library's
+expf, so the table is TFLM's on the same C library. sigmoid_table_uint16 (int16
+LOGISTIC and TANH) is a fixed table in TFLM's source; sigmoid_table() computes
+it from its definition. The kernels then read them from flash.
 """
 
 import ctypes
 import ctypes.util
+import math
 
 import numpy as np
 
@@ -17,14 +20,16 @@ f32 = np.float32
 LUT_STEPS = 512
 
 
-def _libm_expf():
-    libm = ctypes.CDLL(ctypes.util.find_library("m"))
-    libm.expf.restype = ctypes.c_float
-    libm.expf.argtypes = [ctypes.c_float]
-    return lambda x: f32(libm.expf(float(x)))
+def _libm_f32(name):
+    """The C library's float function `name` (expf, logf): float32 in, float32 out."""
+    function = getattr(ctypes.CDLL(ctypes.util.find_library("m")), name)
+    function.restype = ctypes.c_float
+    function.argtypes = [ctypes.c_float]
+    return lambda x: f32(function(float(x)))
 
 
-expf = _libm_expf()
+expf = _libm_f32("expf")
+logf = _libm_f32("logf")
 
 
 def round_f32(x):
@@ -64,3 +69,22 @@ def softmax_luts():
     exp_lut = lut_int16(f32(10.0) / span, 32767, f32(2.0) / span, 0, expf)
     reciprocal_lut = lut_int16(f32(1.0) / span, -32768, f32(2.0) / span, 0, lambda x: f32(1.0) / (f32(1.0) + x))
     return exp_lut, reciprocal_lut
+
+
+SIGMOID_KNOTS = 256
+
+
+def sigmoid_table():
+    """TFLM's sigmoid_table_uint16: 256 knots of 65536 * sigmoid(k / 24), k = 0..255, each lifted
+    by half the mean error that linear interpolation makes at the middles of its two segments
+    (the first knot has one segment), so the interpolated curve sits closer to the sigmoid; the
+    last knot is 65535, the value the kernels saturate to. (Checked against TFLM's kernels on
+    every int16 input by tests/host/test_s16_activations.py; no value lies within 0.0039 of a
+    rounding tie.)"""
+    def f(x):
+        return 65536.0 / (1.0 + math.exp(-x / 24.0))
+
+    error = [f(k + 0.5) - (f(k) + f(k + 1)) / 2 for k in range(SIGMOID_KNOTS)]
+    lift = [error[0] / 2] + [(error[k - 1] + error[k]) / 4 for k in range(1, SIGMOID_KNOTS - 1)]
+    table = [math.floor(f(k) + lift[k] + 0.5) for k in range(SIGMOID_KNOTS - 1)] + [65535]
+    return np.array(table, np.uint16)

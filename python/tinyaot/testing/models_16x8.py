@@ -16,7 +16,7 @@ FORMS_16X8 = [
     "conv_same_valid_strides", "conv_dilation_relu6_no_bias", "conv_grouped", "conv_edge_shapes",
     "depthwise_multipliers", "depthwise_dilation_strides", "pooling", "mini_mobilenet",
     "softmax_rows", "softmax_scales", "pad_variants", "add_broadcast_act", "mean_axes",
-    "ds_cnn_kws", "resnet8", "mobilenet_v1_025_96x96x3", "fc_autoencoder",
+    "ds_cnn_kws", "resnet8", "mobilenet_v1_025_96x96x3", "fc_autoencoder", "logistic_int8", "tanh_int8",
 ]
 # On the QEMU boards: a sample.
 ON_TARGET = {"conv_grouped", "mini_mobilenet", "ds_cnn_kws"}  # DS-CNN: 32 KB arena, the M3 only
@@ -70,3 +70,30 @@ def pad_int16_zero_point():
     mb.op("PAD", [x, mb.const("paddings", np.array([[0, 0], [1, 1], [0, 1], [0, 0]], np.int32))], [y],
           "PadOptions")
     return mb.build()
+
+
+# Input scales of int16 LOGISTIC and TANH: 2^-12 (TANH also 2^-11) take TFLM's power-of-two path
+# (input x 3), as does 2^-12 x 1.0004 (within CheckedLog2's 0.1%); the rest its 15-bit multiplier
+# and rounding shift: powers of two off that path, general scales from nearly all saturated (2.6,
+# just under the largest TFLM takes) to all near zero (3e-6).
+LOGISTIC_TANH_16X8_SCALES = [2**-12, 2**-11, 2**-10, 2**-12 * 1.0004, 2**-12 * 1.002, 0.0003, 0.002, 0.05, 2.6,
+                             3e-6]
+
+
+def logistic_tanh_16x8_model(shape, scales=LOGISTIC_TANH_16X8_SCALES):
+    """int16 LOGISTIC and TANH of one input per scale."""
+    mb = ModelBuilder()
+    out = dict(scale=1.0 / 32768, zero_point=0)
+    for k, scale in enumerate(scales):
+        x = mb.input(f"x{k}", "int16", shape, scale=scale, zero_point=0)
+        for op in ("LOGISTIC", "TANH"):
+            mb.op(op, [x], [mb.output(mb.tensor(f"{op.lower()}{k}", "int16", shape, **out))])
+    return mb.build()
+
+
+@test_model("logistic_tanh_16x8")
+def logistic_tanh_16x8():
+    """int16 LOGISTIC and TANH at 7 of the LOGISTIC_TANH_16X8_SCALES, each path (16 outputs at
+    most fit the serial runner), on random inputs; every int16 input at every scale:
+    tests/host/test_s16_activations.py."""
+    return logistic_tanh_16x8_model([2, 32], [2**-12, 2**-11, 2**-12 * 1.0004, 0.0003, 0.05, 2.6, 3e-6])
