@@ -1,6 +1,6 @@
 """SOFTMAX (int8 -> int8/int16, int16 -> int16); LOGISTIC, TANH, RELU, RELU6, LEAKY_RELU, PRELU,
-HARD_SWISH (int8); LOGISTIC, TANH (int16, ops/activation_s16.py); SOFTMAX, LOGISTIC, TANH
-(float32, ops/float32.py), RELU, RELU6, LEAKY_RELU (float32).
+HARD_SWISH (int8); LEAKY_RELU (int16); LOGISTIC, TANH (int16, ops/activation_s16.py); SOFTMAX,
+LOGISTIC, TANH (float32, ops/float32.py), RELU, RELU6, LEAKY_RELU (float32).
 
 The constants are computed here the way TFLM's Prepare computes them
 (softmax_common.cc, logistic_common.cc, tanh.cc, activations_common.cc,
@@ -161,7 +161,7 @@ def lower_leaky_relu(ctx):
     ctx.expect(np.isfinite(alpha), f"alpha {alpha} is not finite")
     if ctx.input(0).dtype == "float32":
         return _lower_f32(ctx, "TINYAOT_ACT_LEAKY_RELU", alpha)
-    inp, out = _relu_common(ctx)
+    inp, out = _relu_common(ctx, ("int8", "int16"))  # int16: the same arithmetic (zero points too), as TFLM
     ctx.expect_quantized(out)
     # leaky_relu_common.cc: both factors in float32, then widened to double.
     alpha_real = float(np.float32(inp.scale) * alpha / np.float32(out.scale))
@@ -170,7 +170,7 @@ def lower_leaky_relu(ctx):
     # build the tests check against does so (the newer TFLM source negates the
     # product of |multiplier| instead, which rounds halves the other way).
     alpha_multiplier, alpha_shift = requantize_multiplier(alpha_real)
-    params = ParamStruct("struct tinyaot_leaky_relu_s8_params", {
+    params = ParamStruct("struct tinyaot_leaky_relu_params", {
         "size": inp.num_elements,
         "input_zero_point": inp.zero_point,
         "output_zero_point": out.zero_point,
@@ -179,13 +179,14 @@ def lower_leaky_relu(ctx):
         "alpha_multiplier": alpha_multiplier,
         "alpha_shift": alpha_shift,
     })
-    return [KernelCall("tinyaot_leaky_relu_s8", [params, TensorRef(inp.index), TensorRef(out.index)],
+    kernel = "tinyaot_leaky_relu_s8" if inp.dtype == "int8" else "tinyaot_leaky_relu_s16"
+    return [KernelCall(kernel, [params, TensorRef(inp.index), TensorRef(out.index)],
                        overlaps=overlap.elementwise(inp, out))]
 
 
-def _relu_common(ctx):
+def _relu_common(ctx, dtypes=("int8",)):
     inp, out = ctx.input(0), ctx.output()
-    ctx.expect_dtype(inp, "int8")
+    ctx.expect_dtype(inp, *dtypes)
     ctx.expect(out.dtype == inp.dtype, f"output dtype {out.dtype} differs from input dtype {inp.dtype}", out.index)
     ctx.expect_quantized(inp)
     _expect_same_shape(ctx, inp, out)

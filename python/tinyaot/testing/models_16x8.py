@@ -17,6 +17,7 @@ FORMS_16X8 = [
     "depthwise_multipliers", "depthwise_dilation_strides", "pooling", "mini_mobilenet",
     "softmax_rows", "softmax_scales", "pad_variants", "add_broadcast_act", "mean_axes",
     "ds_cnn_kws", "resnet8", "mobilenet_v1_025_96x96x3", "fc_autoencoder", "logistic_int8", "tanh_int8",
+    "leaky_relu_int8",
 ]
 # On the QEMU boards: a sample.
 ON_TARGET = {"conv_grouped", "mini_mobilenet", "ds_cnn_kws"}  # DS-CNN: 32 KB arena, the M3 only
@@ -97,3 +98,17 @@ def logistic_tanh_16x8():
     most fit the serial runner), on random inputs; every int16 input at every scale:
     tests/host/test_s16_activations.py."""
     return logistic_tanh_16x8_model([2, 32], [2**-12, 2**-11, 2**-12 * 1.0004, 0.0003, 0.05, 2.6, 3e-6])
+
+
+@test_model("leaky_relu_16x8", targets=False)
+def leaky_relu_16x8():
+    """int16 LEAKY_RELU with nonzero zero points (TFLM's int16 kernel takes them, unlike
+    the 16x8 forms' symmetric ones): alpha 0.2, negative, 0 and above 1; output scales
+    below, equal to and above the input's, so that some values clamp."""
+    mb = ModelBuilder()
+    x = mb.input("x", "int16", [2, 5, 6], scale=0.0004, zero_point=-300)
+    for k, (alpha, scale, zp) in enumerate([(0.2, 0.0004, -300), (-0.6, 0.0002, 1000), (0.0, 0.001, -32768),
+                                            (1.7, 0.0009, 25), (0.01, 0.00001, 0)]):
+        y = mb.tensor(f"l{k}", "int16", [2, 5, 6], scale=scale, zero_point=zp)
+        mb.op("LEAKY_RELU", [x], [mb.output(y)], "LeakyReluOptions", alpha=alpha)
+    return mb.build()
