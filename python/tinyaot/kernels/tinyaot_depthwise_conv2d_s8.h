@@ -84,20 +84,26 @@ static TINYAOT_ALWAYS_INLINE void tinyaot_depthwise_weight_sums(const int8_t *w,
                                                                 int32_t w_x, int32_t w_y, int32_t n,
                                                                 int32_t s[4])
 {
+    /* Locals, not s[]: the array stays on the stack, one load and store per add. */
+    int32_t s0 = s[0], s1 = s[1], s2 = s[2], s3 = s[3];
     int32_t fy, fx;
     for (fy = rows; fy > 0; fy--) {
         const int8_t *w_tap = w;
         for (fx = cols; fx > 0; fx--) {
-            s[0] += w_tap[0];
+            s0 += w_tap[0];
             if (n == 4) {
-                s[1] += w_tap[1];
-                s[2] += w_tap[2];
-                s[3] += w_tap[3];
+                s1 += w_tap[1];
+                s2 += w_tap[2];
+                s3 += w_tap[3];
             }
             w_tap += w_x;
         }
         w += w_y;
     }
+    s[0] = s0;
+    s[1] = s1;
+    s[2] = s2;
+    s[3] = s3;
 }
 
 /*
