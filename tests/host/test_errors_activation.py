@@ -94,7 +94,9 @@ def test_softmax_errors(tmp_path, data, message):
     (one_op_model("HARD_SWISH", in_quant=dict(scale=1.0, zero_point=0), out_quant=dict(scale=0.001, zero_point=0)),
      r"operator 0 \(HARD_SWISH\): tensor 'y': input scale / output scale 1000 is too large"),
     (one_op_model("HARD_SWISH", in_dtype="int16", out_dtype="int16", in_quant=dict(scale=1 / 4096, zero_point=0)),
-     r"operator 0 \(HARD_SWISH\): tensor 'x': dtype int16 is not supported here \(supported: int8\)"),
+     r"operator 0 \(HARD_SWISH\): tensor 'x': dtype int16 is not supported here \(supported: int8, float32\)"),
+    (one_op_model("HARD_SWISH", in_dtype="float32", in_quant={}),
+     r"operator 0 \(HARD_SWISH\): tensor 'y': dtype int8 is not supported here \(supported: float32\)"),
     (one_op_model("RELU", in_dtype="uint8", out_dtype="uint8", in_quant=dict(scale=0.1, zero_point=128)),
      r"operator 0 \(RELU\): tensor 'x': dtype uint8 is not supported here \(supported: int8\)"),
     (one_op_model("RELU", out_quant={}), r"operator 0 \(RELU\): tensor 'y': tensor is not quantized"),
@@ -167,17 +169,22 @@ def test_dtype_parameters_name_the_tinyaot_h_enum(tmp_path):
     assert (fields["input_type"], fields["output_type"]) == ("TINYAOT_INT16", "TINYAOT_INT8")
 
 
-@pytest.mark.parametrize("alpha_shape, alpha_dtype, message", [
-    ([2], "int8", r"operator 0 \(PRELU\): tensor 'alpha': input shapes \[1, 8\] and \[2\] do not broadcast"),
-    ([8], "float32", r"operator 0 \(PRELU\): tensor 'alpha': dtype float32 is not supported here "
-                     r"\(supported: int8\)"),
+@pytest.mark.parametrize("dtype, shape, alpha_shape, alpha_dtype, message", [
+    ("int8", [1, 8], [2], "int8",
+     r"operator 0 \(PRELU\): tensor 'alpha': input shapes \[1, 8\] and \[2\] do not broadcast"),
+    ("int8", [1, 8], [8], "float32",
+     r"operator 0 \(PRELU\): tensor 'alpha': dtype float32 is not supported here \(supported: int8\)"),
+    ("float32", [1, 8], [8], "int8",
+     r"operator 0 \(PRELU\): tensor 'alpha': dtype int8 is not supported here \(supported: float32\)"),
+    ("float32", [2, 1, 2, 3, 8], [8], "float32",
+     r"operator 0 \(PRELU\): float32 broadcast over 5 dimensions \(at most 4: TFLM's BroadcastPrelu4DSlowFloat\)"),
 ])
-def test_prelu_errors(tmp_path, alpha_shape, alpha_dtype, message):
+def test_prelu_errors(tmp_path, dtype, shape, alpha_shape, alpha_dtype, message):
     mb = ModelBuilder()
-    x = mb.input("x", "int8", [1, 8], scale=0.1, zero_point=3)
-    quant = dict(scale=0.01, zero_point=0) if alpha_dtype == "int8" else {}
-    alpha = mb.input("alpha", alpha_dtype, alpha_shape, **quant)
-    y = mb.tensor("y", "int8", [1, 8], scale=0.1, zero_point=3)
+    quant = {"int8": dict(scale=0.1, zero_point=3), "float32": {}}
+    x = mb.input("x", dtype, shape, **quant[dtype])
+    alpha = mb.input("alpha", alpha_dtype, alpha_shape, **quant[alpha_dtype])
+    y = mb.tensor("y", dtype, shape, **quant[dtype])
     mb.op("PRELU", [x, alpha], [y])
     mb.output(y)
     with pytest.raises(TinyAotError, match=message):

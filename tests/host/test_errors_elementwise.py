@@ -67,13 +67,14 @@ def test_unsupported_fused_activation(tmp_path):
         compile_bytes(tmp_path, binary_model("ADD", [4], [4], [4], act=4))
 
 
-def test_float_add_of_an_int8_tensor(tmp_path):
+@pytest.mark.parametrize("op, options", [("ADD", "AddOptions"), ("SQUARED_DIFFERENCE", "SquaredDifferenceOptions")])
+def test_float_op_of_an_int8_tensor(tmp_path, op, options):
     mb = ModelBuilder()
     a, b = mb.input("a", "float32", [4]), mb.input("b", "int8", [4], **Q)
     y = mb.tensor("y", "float32", [4])
-    mb.op("ADD", [a, b], [y], "AddOptions")
+    mb.op(op, [a, b], [y], options)
     mb.output(y)
-    with pytest.raises(TinyAotError, match=r"operator 0 \(ADD\): tensor 'b': dtype int8 is not supported "
+    with pytest.raises(TinyAotError, match=rf"operator 0 \({op}\): tensor 'b': dtype int8 is not supported "
                                            r"here \(supported: float32\)"):
         compile_bytes(tmp_path, mb.build())
 

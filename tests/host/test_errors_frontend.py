@@ -157,18 +157,16 @@ def test_dataflow_errors(broken, message):
 
 
 def gap_model():
-    """A float32 model with operators tinyaot does not have (FLOOR, NEG) or has in int8 only
-    (HARD_SWISH): FC -> HARD_SWISH -> FLOOR -> NEG -> HARD_SWISH -> FLOOR."""
-    rng = np.random.default_rng(0)
+    """An int32 model with operators tinyaot does not have (FLOOR, NEG) or has in other
+    dtypes only (SOFTMAX): RESHAPE -> SOFTMAX -> FLOOR -> NEG -> SOFTMAX -> FLOOR."""
     mb = ModelBuilder()
-    x = mb.input("x", "float32", [1, 8])
-    w = mb.const("w", rng.standard_normal((4, 8)).astype(np.float32))
-    h = [mb.tensor(f"h{i}", "float32", [1, 4]) for i in range(6)]
-    mb.op("FULLY_CONNECTED", [x, w, -1], [h[0]], "FullyConnectedOptions")
-    mb.op("HARD_SWISH", [h[0]], [h[1]])
+    x = mb.input("x", "int32", [1, 8])
+    h = [mb.tensor(f"h{i}", "int32", [2, 4]) for i in range(6)]
+    mb.op("RESHAPE", [x, mb.const("shape", np.array([2, 4], np.int32))], [h[0]], "ReshapeOptions", new_shape=[2, 4])
+    mb.op("SOFTMAX", [h[0]], [h[1]], "SoftmaxOptions", beta=1.0)
     mb.op("FLOOR", [h[1]], [h[2]])
     mb.op("NEG", [h[2]], [h[3]])
-    mb.op("HARD_SWISH", [h[3]], [h[4]])
+    mb.op("SOFTMAX", [h[3]], [h[4]], "SoftmaxOptions", beta=1.0)
     mb.op("FLOOR", [h[4]], [h[5]])
     mb.output(h[5])
     return mb.build()
@@ -179,7 +177,7 @@ def test_every_gap_listed_at_once_with_counts(tmp_path):
         compile_bytes(tmp_path, gap_model())
     message = str(info.value)
     assert message.startswith(f"{tmp_path / 'bad.tflite'}: 5 of 6 operators are not supported: operators FLOOR x2, NEG x1; "
-                              "float32 tensors: 4 (at HARD_SWISH x2, which take int8) "
+                              "int32 tensors: 4 (at SOFTMAX x2, which take float32/int16/int8) "
                               "(supported operators: ")
     assert "\n" not in message
 
@@ -190,7 +188,7 @@ def test_inspect_lists_every_gap(tmp_path):
     result = subprocess.run([sys.executable, "-m", "tinyaot", "inspect", str(path)], capture_output=True,
                             text=True, env={"PYTHONPATH": str(ROOT / "python"), "PATH": "/usr/bin:/bin"})
     assert result.returncode == 1
-    assert "operators FLOOR x2, NEG x1; float32 tensors: 4 (at HARD_SWISH x2" in result.stderr
+    assert "operators FLOOR x2, NEG x1; int32 tensors: 4 (at SOFTMAX x2" in result.stderr
     assert result.stderr.count("\n") == 1
 
 

@@ -1,10 +1,14 @@
 /*
- * tinyaot_arith_f32.h - float32 ADD, SUB and MUL with broadcasting.
+ * tinyaot_arith_f32.h - float32 ADD, SUB, MUL, SQUARED_DIFFERENCE and PRELU
+ * with broadcasting.
  *
  * Matches TFLM's float reference kernels (reference_ops::Add, Sub, Mul and
  * their broadcast forms): one IEEE operation per value, then
  * ActivationFunctionWithMinMax, min(max(x, lo), hi), written with the same
- * comparisons so that a NaN comes out as TFLM's does. Results are identical
+ * comparisons so that a NaN comes out as TFLM's does. SQUARED_DIFFERENCE
+ * (squared_difference.cc: d = a - b, then d * d) and PRELU
+ * (BroadcastPrelu4DSlowFloat: a >= 0 ? a : a * alpha) have no activation
+ * and return their value as TFLM computes it. Results are identical
  * to TFLM's on any core with IEEE float32 or soft-float. The broadcast is
  * walked as tinyaot_broadcast.h describes.
  */
@@ -16,18 +20,27 @@
 #define TINYAOT_ARITH_ADD 0
 #define TINYAOT_ARITH_SUB 1
 #define TINYAOT_ARITH_MUL 2
+#define TINYAOT_ARITH_SQUARED_DIFFERENCE 3
+#define TINYAOT_ARITH_PRELU 4
 
 struct tinyaot_arith_f32_params {
     int32_t size;      /* output values */
     int32_t rank;      /* entries in dims/strides, 1..TINYAOT_BROADCAST_MAX_DIMS */
-    int32_t op;        /* TINYAOT_ARITH_ADD, _SUB or _MUL */
+    int32_t op;        /* TINYAOT_ARITH_ADD, _SUB, _MUL, _SQUARED_DIFFERENCE or _PRELU */
     float act_min;     /* the fused activation's range (CalculateActivationRange) */
     float act_max;
 };
 
 static inline float tinyaot_arith_f32_one(const struct tinyaot_arith_f32_params *p, float a, float b)
 {
-    float x = p->op == TINYAOT_ARITH_ADD ? a + b : p->op == TINYAOT_ARITH_SUB ? a - b : a * b;
+    float x;
+    switch (p->op) {
+    case TINYAOT_ARITH_ADD: x = a + b; break;
+    case TINYAOT_ARITH_SUB: x = a - b; break;
+    case TINYAOT_ARITH_MUL: x = a * b; break;
+    case TINYAOT_ARITH_SQUARED_DIFFERENCE: x = a - b; return x * x;
+    default: return a >= 0.0f ? a : a * b; /* PRELU, b is alpha */
+    }
     x = (x < p->act_min) ? p->act_min : x;  /* std::max(x, lo) */
     return (p->act_max < x) ? p->act_max : x;  /* std::min(x, hi) */
 }

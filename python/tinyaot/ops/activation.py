@@ -1,6 +1,7 @@
 """SOFTMAX (int8 -> int8/int16, int16 -> int16); LOGISTIC, TANH, RELU, RELU6, LEAKY_RELU, PRELU,
 HARD_SWISH (int8); LEAKY_RELU (int16); LOGISTIC, TANH (int16, ops/activation_s16.py); SOFTMAX,
-LOGISTIC, TANH (float32, ops/float32.py), RELU, RELU6, LEAKY_RELU (float32).
+LOGISTIC, TANH (float32, ops/float32.py), RELU, RELU6, LEAKY_RELU, HARD_SWISH, PRELU (float32;
+PRELU with ops/elementwise.py's float32 kernel).
 
 The constants are computed here the way TFLM's Prepare computes them
 (softmax_common.cc, logistic_common.cc, tanh.cc, activations_common.cc,
@@ -16,6 +17,7 @@ from tinyaot.ops import activation_s16, float32, overlap, s16
 from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, TensorRef
 from tinyaot.ops.lut import softmax_luts
 from tinyaot.ops.elementwise import broadcast_table, checked_broadcast
+from tinyaot.ops.elementwise import lower_f32 as lower_binary_f32
 from tinyaot.quant import quantize_multiplier, quantize_value, requantize_multiplier
 
 # TFLM's reference softmax: exp() input in Q5.26; LOGISTIC and TANH: input in Q4.27.
@@ -252,7 +254,9 @@ def _int16_multiplier(multiplier):
 
 def lower_hard_swish(ctx):
     inp, out = ctx.input(0), ctx.output()
-    ctx.expect_dtype(inp, "int8")
+    ctx.expect_dtype(inp, "int8", "float32")
+    if inp.dtype == "float32":
+        return _lower_f32(ctx, "TINYAOT_ACT_HARD_SWISH")
     ctx.expect(out.dtype == inp.dtype, f"output dtype {out.dtype} differs from input dtype {inp.dtype}", out.index)
     ctx.expect_quantized(inp)
     ctx.expect_quantized(out)
@@ -285,6 +289,10 @@ def lower_hard_swish(ctx):
 def lower_prelu(ctx):
     ctx.expect(len(ctx.op.inputs) == 2, f"expects 2 inputs (input, alpha), has {len(ctx.op.inputs)}")
     inp, alpha, out = ctx.input(0), ctx.input(1), ctx.output()
+    ctx.expect_dtype(inp, "int8", "float32")
+    if inp.dtype == "float32":
+        return lower_binary_f32(ctx, "TINYAOT_ARITH_PRELU", max_rank=4,
+                                why=": TFLM's BroadcastPrelu4DSlowFloat")
     for t in (inp, alpha, out):
         ctx.expect_dtype(t, "int8")
         ctx.expect_quantized(t)

@@ -1,5 +1,6 @@
 """ADD, SUB, SQUARED_DIFFERENCE and MUL, int8; ADD, SUB and MUL int16 (16x8); ADD, SUB,
-MUL in float32; with TFLite's broadcasting (up to 6 dimensions, 4 for int16 ADD and MUL).
+MUL, SQUARED_DIFFERENCE (and PRELU's kernel) in float32; with TFLite's broadcasting (up
+to 6 dimensions, 4 for int16 ADD and MUL).
 
 All follow TFLM: ADD is reference_integer_ops::AddFunc with the rescaling set
 up by CalculateOpDataAdd (left_shift 20, every multiplier below one), SUB the
@@ -154,13 +155,15 @@ def _add_kernel_call(ctx, left_shift, subtract=False, square=False, dtypes=("int
     })
 
 
-def _lower_f32(ctx, op):
-    """float32 ADD, SUB and MUL: TFLM's float reference kernels, one kernel."""
+def lower_f32(ctx, op, max_rank=MAX_DIMS, why=""):
+    """float32 ADD, SUB, MUL, SQUARED_DIFFERENCE and PRELU: TFLM's float reference
+    kernels, one kernel; broadcasts over at most max_rank dimensions (`why`: TFLM's limit)."""
     ctx.expect(len(ctx.op.inputs) == 2, f"expects 2 inputs, has {len(ctx.op.inputs)}")
     a, b, out = ctx.input(0), ctx.input(1), ctx.output()
     for t in (a, b, out):
         ctx.expect_dtype(t, "float32")
     shape = checked_broadcast(ctx, a, b, out)
+    ctx.expect(len(shape) <= max_rank, f"float32 broadcast over {len(shape)} dimensions (at most {max_rank}{why})")
     act_min, act_max = float_activation_range(ctx.op.options.get("fused_activation_function", 0),
                                               lambda message: ctx.error(message))
     dims, sa, sb = broadcast_table(a.shape, b.shape, shape)
@@ -177,24 +180,26 @@ def _is_float(ctx):
 
 def lower_add(ctx):
     if _is_float(ctx):
-        return _lower_f32(ctx, "TINYAOT_ARITH_ADD")
+        return lower_f32(ctx, "TINYAOT_ARITH_ADD")
     return _add_kernel_call(ctx, 20, dtypes=("int8", "int16", "float32"))  # CalculateOpDataAdd: 20 for int8
 
 
 def lower_sub(ctx):
     if _is_float(ctx):
-        return _lower_f32(ctx, "TINYAOT_ARITH_SUB")
+        return lower_f32(ctx, "TINYAOT_ARITH_SUB")
     return _add_kernel_call(ctx, 20, subtract=True, dtypes=("int8", "int16", "float32"))  # 20 for int8
 
 
 def lower_squared_difference(ctx):
+    if _is_float(ctx):  # squared_difference.cc: no fused activation
+        return lower_f32(ctx, "TINYAOT_ARITH_SQUARED_DIFFERENCE")
     # 7: the square of 255 << 7 fits in 32 bits.
-    return _add_kernel_call(ctx, 7, subtract=True, square=True)
+    return _add_kernel_call(ctx, 7, subtract=True, square=True, dtypes=("int8", "float32"))
 
 
 def lower_mul(ctx):
     if _is_float(ctx):
-        return _lower_f32(ctx, "TINYAOT_ARITH_MUL")
+        return lower_f32(ctx, "TINYAOT_ARITH_MUL")
     a, b, out, shape = _common(ctx, ("int8", "int16", "float32"))
     if a.dtype == "int16":  # TFLM's int16 MUL: no offsets, broadcast in 4-D only
         s16.expect_symmetric_int16(ctx, a, b, out)

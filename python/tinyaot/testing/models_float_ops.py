@@ -1,12 +1,12 @@
 """float32 test models of the operators whose float32 kernels came after the first
-float32 set (models_float.py): SVDF, ... TFLM's float reference kernels are the
+float32 set (models_float.py): SVDF, SQUARED_DIFFERENCE, PRELU, HARD_SWISH, ... TFLM's float reference kernels are the
 oracle: results must be identical. Most are float32 forms of the int8 models
 (tinyaot.testing.variants), so they cover the same parameter space."""
 
 import numpy as np
 
 from tinyaot.modelbuilder import ModelBuilder
-from tinyaot.testing import models_svdf
+from tinyaot.testing import models_activation, models_elementwise, models_svdf  # noqa: F401 (register)
 from tinyaot.testing.catalog import CATALOG, test_model
 from tinyaot.testing.variants import variant_of
 
@@ -37,3 +37,32 @@ for _name in SVDF_FORMS:
     test_model(f"{_name}_float32", targets=_name in ON_TARGET, form=True)(variant_of(CATALOG[_name][0], "float32"))
 test_model("svdf_activations_float32", targets=False, form=True)(
     variant_of(svdf_activations, "float32"))
+
+
+@test_model("binary_ranks_float32")
+def binary_ranks_float32():
+    """float32 SQUARED_DIFFERENCE broadcast over 5 dimensions ([2,1,3,1,2] against
+    [3,4,2]) and against a scalar constant; PRELU of a 2-D input with a row of alphas
+    and of a 3-D input with a run-time alpha of its own shape."""
+    rng = np.random.default_rng(47)
+    mb = ModelBuilder()
+    a = mb.input("a", "float32", [2, 1, 3, 1, 2])
+    b = mb.input("b", "float32", [3, 4, 2])
+    y = mb.output(mb.tensor("sd5", "float32", [2, 1, 3, 4, 2]))
+    mb.op("SQUARED_DIFFERENCE", [a, b], [y], "SquaredDifferenceOptions")
+    y = mb.output(mb.tensor("sd_scalar", "float32", [3, 4, 2]))
+    mb.op("SQUARED_DIFFERENCE", [mb.const("s", np.array(1.5, np.float32)), b], [y], "SquaredDifferenceOptions")
+    x = mb.input("x", "float32", [6, 5])
+    y = mb.output(mb.tensor("prelu_row", "float32", [6, 5]))
+    mb.op("PRELU", [x, mb.const("alpha", rng.uniform(-2, 2, 5).astype(np.float32))], [y])
+    x3 = mb.input("x3", "float32", [2, 3, 4])
+    alpha3 = mb.input("alpha3", "float32", [2, 3, 4])
+    y = mb.output(mb.tensor("prelu_full", "float32", [2, 3, 4]))
+    mb.op("PRELU", [x3, alpha3], [y])
+    return mb.build()
+
+
+# float32 forms of the int8 elementwise and activation models (on the boards: PRELU and HARD_SWISH).
+for _name in ("squared_difference", "prelu_int8", "hard_swish_int8"):
+    test_model(f"{_name}_float32", targets=_name != "squared_difference", form=True)(
+        variant_of(CATALOG[_name][0], "float32"))
