@@ -34,6 +34,17 @@ def depthwise_16x8(bias_dtype):
     return mb.build()
 
 
+def transpose_conv_16x8(bias_dtype="int64", out_zp=0):
+    mb = ModelBuilder()
+    x = mb.input("x", "int16", [1, 2, 2, 2], scale=0.001, zero_point=0)
+    w = mb.const("w", np.ones((3, 3, 3, 2), np.int8), scale=0.01)
+    b = mb.const("b", np.zeros(3, bias_dtype), scale=0.00001)
+    y = mb.output(mb.tensor("y", "int16", [1, 4, 4, 3], scale=0.002, zero_point=out_zp))
+    mb.op("TRANSPOSE_CONV", [mb.const("shape", np.array([1, 4, 4, 3], np.int32)), w, x, b], [y],
+          "TransposeConvOptions", padding=0, stride_h=2, stride_w=2)
+    return mb.build()
+
+
 @pytest.mark.parametrize("data,message", [
     (fc_16x8(in_zp=5), r"operator 0 \(FULLY_CONNECTED\): tensor 'x': int16 zero point must be 0, not 5 "
                        r"\(TFLM's 16x8 kernels add no offset\)"),
@@ -48,8 +59,13 @@ def depthwise_16x8(bias_dtype):
     (fc_16x8(bias_value=2**47 - 4 * 32768),
      r"operator 0 \(FULLY_CONNECTED\): tensor 'b': int64 bias and products reach 140737488355328, beyond the "
      r"\+-2\^47 that TFLM's 64-bit rescale \(MultiplyByQuantizedMultiplier\) is defined for"),
+    (transpose_conv_16x8(bias_dtype="int32"),
+     r"operator 0 \(TRANSPOSE_CONV\): tensor 'b': dtype int32 is not supported here \(supported: int64, int16\)"),
+    (transpose_conv_16x8(out_zp=4),
+     r"operator 0 \(TRANSPOSE_CONV\): tensor 'y': int16 zero point must be 0, not 4 \(TFLM's 16x8 kernels add no "
+     r"offset\)"),
 ], ids=["input-zero-point", "weight-zero-point", "int16-bias", "depthwise-int32-bias", "int64-activation",
-        "int64-bias-past-2^47"])
+        "int64-bias-past-2^47", "transpose-conv-int32-bias", "transpose-conv-output-zero-point"])
 def test_16x8_errors(tmp_path, data, message):
     path = tmp_path / "bad.tflite"
     path.write_bytes(data)

@@ -10,20 +10,7 @@
 #ifndef TINYAOT_TRANSPOSE_CONV_S8_H
 #define TINYAOT_TRANSPOSE_CONV_S8_H
 
-#include "tinyaot_common.h"
-
-struct tinyaot_transpose_conv_params {
-    int32_t batches;
-    int32_t input_h, input_w, input_ch;
-    int32_t output_h, output_w, output_ch;
-    int32_t filter_h, filter_w;
-    int32_t stride_h, stride_w;
-    int32_t pad_h, pad_w;
-    int32_t input_offset;   /* -input zero point */
-    int32_t output_offset;  /* output zero point */
-    int32_t act_min, act_max;
-    int32_t per_channel;    /* 0: multipliers[0]/shifts[0] serve every channel */
-};
+#include "tinyaot_transpose_conv.h"
 
 static void tinyaot_transpose_conv_s8(const struct tinyaot_transpose_conv_params *p, const int32_t *multipliers,
                                       const int32_t *shifts, const int8_t *input, const int8_t *filter,

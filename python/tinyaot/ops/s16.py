@@ -1,6 +1,6 @@
 """16x8 lowerings (int16 activations, int8 weights) of CONV_2D,
-DEPTHWISE_CONV_2D and FULLY_CONNECTED: TFLM's reference integer kernels for
-int16, bit for bit (kernels tinyaot_*_s16.h).
+DEPTHWISE_CONV_2D, FULLY_CONNECTED and TRANSPOSE_CONV: TFLM's reference integer
+kernels for int16, bit for bit (kernels tinyaot_*_s16.h).
 
 TFLM's int16 convolutions add no input or output offset, so activations must
 be symmetric (zero point 0); weights are symmetric int8. The bias is int64
@@ -52,7 +52,7 @@ def _weights_and_bias(ctx, weights, bias, channels, bias_dtypes):
         worst = max(abs(int(b)) + products[c] for c, b in enumerate(np.asarray(bias.data).reshape(-1)))
         ctx.expect(worst < 2**47, f"int64 bias and products reach {worst}, beyond the +-2^47 that TFLM's 64-bit "
                    "rescale (MultiplyByQuantizedMultiplier) is defined for", bias.index)
-    return BIAS_MODES[dtype], int(max(products) <= 2**31 - 1)
+    return BIAS_MODES["int64"], int(max(products) <= 2**31 - 1)  # int16 (TRANSPOSE_CONV): widened to int64
 
 
 def _tables(ctx, inp, weights, out, channels):
@@ -100,3 +100,20 @@ def fully_connected(ctx, inp, weights, bias, out, batches, output_depth, accum_d
     return [KernelCall("tinyaot_fully_connected_s16", [params, *_tables(ctx, inp, weights, out, output_depth),
                                                        TensorRef(inp.index), TensorRef(weights.index),
                                                        optional_ref(bias), TensorRef(out.index)])]
+
+
+def transpose_conv(ctx, inp, weights, bias, out, geometry):
+    """TFLM's int16 TRANSPOSE_CONV reads an int64 bias, or widens an int16 one at Eval (here: once,
+    into a constant table); it sums in int64 into a scratch copy of the output, which the gathering
+    kernel does not need."""
+    _, sum32 = _weights_and_bias(ctx, weights, bias, out.shape[3], ("int64", "int16"))
+    act_min, act_max = ctx.activation(out)
+    params = ParamStruct("struct tinyaot_transpose_conv_params", {
+        **geometry, "input_offset": 0, "output_offset": 0, "act_min": act_min, "act_max": act_max, "per_channel": 1})
+    if bias is not None and bias.dtype == "int16":
+        bias_arg = ParamArray("int64_t", np.asarray(bias.data, np.int64))
+    else:
+        bias_arg = optional_ref(bias)
+    return [KernelCall("tinyaot_transpose_conv_s16", [params, sum32, *_tables(ctx, inp, weights, out, out.shape[3]),
+                                                      TensorRef(inp.index), TensorRef(weights.index), bias_arg,
+                                                      TensorRef(out.index)])]

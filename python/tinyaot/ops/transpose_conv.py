@@ -1,5 +1,6 @@
 """TRANSPOSE_CONV: int8 input and output, int8 weights [out ch, h, w, in ch]
-(per-channel or per-tensor, symmetric), optional int32 bias, SAME/VALID.
+(per-channel or per-tensor, symmetric), optional int32 bias, SAME/VALID; 16x8
+(int16 input and output, int64 or int16 bias) in ops/s16.py.
 
 As TFLM's transpose_conv.cc: the padding is ComputePaddingHeightWidth with the
 output as the forward convolution's input (dilation 1), the multipliers
@@ -7,6 +8,7 @@ PopulateConvolutionQuantizationParams's; the kernel needs an int32 scratch
 copy of the output, planned in the arena like TFLM's scratch buffer.
 """
 
+from tinyaot.ops import s16
 from tinyaot.ops.base import KernelCall, ParamStruct, ScratchRef, TensorRef, optional_ref
 from tinyaot.ops.conv import (PADDING_NAMES, PADDING_SAME, _check_bias, _check_filter, _quant_fields,
                               expect_output_scale, expect_rank4, out_size, padding_before)
@@ -18,8 +20,11 @@ def lower_transpose_conv(ctx):
     ctx.expect(n_in in (3, 4), f"has {n_in} inputs (expects output shape, weights, input and an optional bias)")
     shape_t, weights, inp, out = ctx.input(0), ctx.input(1), ctx.input(2), ctx.output()
     bias = ctx.input(3, optional=True) if n_in > 3 else None
+    ctx.expect_dtype(inp, "int8", "int16")
+    if inp.dtype == "int16":
+        s16.expect_symmetric_int16(ctx, inp, out)
     for t in (inp, out):
-        ctx.expect_dtype(t, "int8")
+        ctx.expect_dtype(t, inp.dtype)
         ctx.expect_quantized(t)
     expect_output_scale(ctx, out)
     expect_rank4(ctx, inp, weights, out)
@@ -31,7 +36,6 @@ def lower_transpose_conv(ctx):
                f"input {list(inp.shape)}, filter {list(weights.shape)} and output {list(out.shape)} do not match",
                weights.index)
     _check_filter(ctx, weights, out_ch, axis=0)
-    _check_bias(ctx, bias, out_ch)
     opts = ctx.op.options
     padding = opts.get("padding", PADDING_SAME)
     ctx.expect(padding in PADDING_NAMES, f"padding {padding} is not supported (supported: SAME, VALID)")
@@ -43,8 +47,7 @@ def lower_transpose_conv(ctx):
     ctx.expect((fwd_h, fwd_w) == tuple(inp.shape[1:3]),
                f"a {out_h}x{out_w} output with {PADDING_NAMES[padding]} padding and stride {stride_h}x{stride_w} "
                f"comes from a {fwd_h}x{fwd_w} input, not {inp.shape[1]}x{inp.shape[2]}", inp.index)
-    quant, multipliers, shifts = _quant_fields(ctx, inp, weights, out)
-    params = ParamStruct("struct tinyaot_transpose_conv_params", {
+    geometry = {
         "batches": inp.shape[0],
         "input_h": inp.shape[1], "input_w": inp.shape[2], "input_ch": inp.shape[3],
         "output_h": out_h, "output_w": out_w, "output_ch": out_ch,
@@ -52,8 +55,12 @@ def lower_transpose_conv(ctx):
         "stride_h": stride_h, "stride_w": stride_w,
         "pad_h": padding_before(out_h, filter_h, stride_h, 1, fwd_h),
         "pad_w": padding_before(out_w, filter_w, stride_w, 1, fwd_w),
-        **quant,
-    })
+    }
+    if inp.dtype == "int16":
+        return s16.transpose_conv(ctx, inp, weights, bias, out, geometry)
+    _check_bias(ctx, bias, out_ch)
+    quant, multipliers, shifts = _quant_fields(ctx, inp, weights, out)
+    params = ParamStruct("struct tinyaot_transpose_conv_params", {**geometry, **quant})
     bias_arg = optional_ref(bias)
     return [KernelCall("tinyaot_transpose_conv_s8", [
         params, multipliers, shifts, TensorRef(inp.index), TensorRef(weights.index), bias_arg,

@@ -5,9 +5,9 @@ the oracle: results must be bit-exact."""
 
 import numpy as np
 
-from tinyaot.modelbuilder import ModelBuilder
+from tinyaot.modelbuilder import ModelBuilder, random_int8
 from tinyaot.testing import (models_activation, models_basic, models_conv,  # noqa: F401 (register)
-                             models_elementwise, models_mlperf)
+                             models_elementwise, models_mlperf, models_transpose_conv)
 from tinyaot.testing.catalog import CATALOG, test_model
 from tinyaot.testing.variants import variant_of
 
@@ -17,10 +17,10 @@ FORMS_16X8 = [
     "depthwise_multipliers", "depthwise_dilation_strides", "pooling", "mini_mobilenet",
     "softmax_rows", "softmax_scales", "pad_variants", "add_broadcast_act", "mean_axes",
     "ds_cnn_kws", "resnet8", "mobilenet_v1_025_96x96x3", "fc_autoencoder", "logistic_int8", "tanh_int8",
-    "leaky_relu_int8",
+    "leaky_relu_int8", "transpose_conv",
 ]
 # On the QEMU boards: a sample.
-ON_TARGET = {"conv_grouped", "mini_mobilenet", "ds_cnn_kws"}  # DS-CNN: 32 KB arena, the M3 only
+ON_TARGET = {"conv_grouped", "mini_mobilenet", "ds_cnn_kws", "transpose_conv"}  # DS-CNN: 32 KB arena, the M3 only
 for _name in FORMS_16X8:
     test_model(f"{_name}_16x8", targets=_name in ON_TARGET, form=True)(variant_of(CATALOG[_name][0], "16x8"))
 
@@ -111,4 +111,35 @@ def leaky_relu_16x8():
                                             (1.7, 0.0009, 25), (0.01, 0.00001, 0)]):
         y = mb.tensor(f"l{k}", "int16", [2, 5, 6], scale=scale, zero_point=zp)
         mb.op("LEAKY_RELU", [x], [mb.output(y)], "LeakyReluOptions", alpha=alpha)
+    return mb.build()
+
+
+def _transpose_conv_16x8(mb, rng, x, in_shape, out_shape, filter_hw, stride, padding, w_scale, bias_dtype, act=0):
+    out_ch, in_ch = out_shape[3], in_shape[3]
+    w_scale = np.asarray(w_scale, np.float32)
+    w = mb.const(f"w{len(mb.tensors)}", random_int8(rng, (out_ch, *filter_hw, in_ch)), scale=w_scale, axis=0)
+    inputs = [mb.const(f"shape{len(mb.tensors)}", np.array(out_shape, np.int32)), w, x]
+    if bias_dtype is not None:
+        reach = {"int64": 5_000_000, "int16": 30_000}[bias_dtype]
+        values = rng.integers(-reach, reach, size=out_ch).astype(bias_dtype)
+        inputs.append(mb.const(f"b{len(mb.tensors)}", values, scale=np.float32(0.001) * w_scale))
+    y = mb.tensor(f"tconv{len(mb.tensors)}", "int16", out_shape, scale=0.01, zero_point=0)
+    mb.op("TRANSPOSE_CONV", inputs, [mb.output(y)], "TransposeConvOptions", padding=padding, stride_h=stride[0],
+          stride_w=stride[1], fused_activation_function=act)
+
+
+@test_model("transpose_conv_wide_16x8", targets=False)
+def transpose_conv_wide_16x8():
+    """16x8 TRANSPOSE_CONV beyond the int8 model's 16x8 form: 128 input channels (products
+    whose sum may leave int32: the kernel's int64 sum), an int16 bias (TFLM widens it), a
+    batch of 2; int64 bias, per-channel, SAME, stride 2, RELU; int16 bias, per-tensor, VALID;
+    no bias, strides 3x2; outputs that clamp."""
+    rng = np.random.default_rng(16)
+    mb = ModelBuilder()
+    x = mb.input("x", "int16", [2, 3, 4, 128], scale=0.001, zero_point=0)
+    _transpose_conv_16x8(mb, rng, x, [2, 3, 4, 128], [2, 6, 8, 5], (3, 3), (2, 2), 0,
+                         rng.uniform(0.005, 0.015, 5), "int64", act=1)
+    _transpose_conv_16x8(mb, rng, x, [2, 3, 4, 128], [2, 4, 5, 3], (2, 2), (1, 1), 1, [0.01], "int16")
+    _transpose_conv_16x8(mb, rng, x, [2, 3, 4, 128], [2, 9, 8, 2], (4, 3), (3, 2), 0, rng.uniform(0.005, 0.015, 2),
+                         None)
     return mb.build()
