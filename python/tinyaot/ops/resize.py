@@ -1,10 +1,11 @@
-"""RESIZE_NEAREST_NEIGHBOR (int8, int16, float32) and RESIZE_BILINEAR (int8) of
-NHWC tensors to a constant size.
+"""RESIZE_NEAREST_NEIGHBOR (int8, int16, float32) and RESIZE_BILINEAR (int8, float32)
+of NHWC tensors to a constant size.
 
 Where each output row and column comes from is computed here as TFLM's
 reference kernels compute it (GetNearestNeighbor's float32 arithmetic,
-ComputeInterpolationValuesInteger's 1/1024 steps), so the kernels only read
-tables: the nearest pixel to copy, or the two neighbours and their weight.
+ComputeInterpolationValuesInteger's 1/1024 steps, ComputeInterpolationValues'
+float32 arithmetic), so the kernels only read tables: the nearest pixel to
+copy, or the two neighbours and their weights.
 """
 
 import math
@@ -84,11 +85,44 @@ def bilinear_neighbours(i, scale_10, half_pixel_centers, input_size):
     return lower, upper, scaled - (1 << 10) * lower
 
 
+def bilinear_neighbours_f32(i, input_size, output_size, align_corners, half_pixel_centers):
+    """reference_ops::ResizeBilinear's scale and ComputeInterpolationValues, in float32:
+    (lower, upper, 1 - weight of upper, weight of upper)."""
+    f32 = np.float32
+    if align_corners and output_size > 1:
+        scale = f32(input_size - 1) / f32(output_size - 1)
+    else:
+        scale = f32(input_size) / f32(output_size)
+    scaled = (f32(i) + f32(0.5)) * scale - f32(0.5) if half_pixel_centers else f32(i) * scale
+    lower = max(math.floor(float(scaled)), 0)
+    upper = min(math.ceil(float(scaled)), input_size - 1)
+    weight = scaled - f32(lower)
+    return lower, upper, f32(1) - weight, weight
+
+
+def _lower_resize_bilinear_f32(ctx, inp, out, height, width, align, half):
+    _, in_h, in_w, depth = inp.shape
+    tables = []
+    for size, in_size, step in ((height, in_h, in_w * depth), (width, in_w, depth)):
+        offsets, weights = [], []
+        for i in range(size):
+            lower, upper, w0, w1 = bilinear_neighbours_f32(i, in_size, size, align, half)
+            offsets += [lower * step, upper * step]
+            weights += [w0, w1]
+        tables += [ParamArray("int32_t", np.array(offsets, np.int32)), ParamArray("float", np.array(weights, np.float32))]
+    params = ParamStruct("struct tinyaot_resize_bilinear_f32_params", {
+        "batches": inp.shape[0], "output_height": height, "output_width": width, "depth": depth,
+        "input_batch_size": in_h * in_w * depth})
+    return [KernelCall("tinyaot_resize_bilinear_f32", [params, *tables, TensorRef(inp.index), TensorRef(out.index)])]
+
+
 def lower_resize_bilinear(ctx):
-    inp, out, height, width = _resize_operands(ctx, ("int8",))
+    inp, out, height, width = _resize_operands(ctx, ("int8", "float32"))
     align = bool(ctx.op.options.get("align_corners", False))
     half = bool(ctx.op.options.get("half_pixel_centers", False))
     ctx.expect(not (align and half), "half_pixel_centers and align_corners are both set (TFLM refuses it)")
+    if inp.dtype == "float32":
+        return _lower_resize_bilinear_f32(ctx, inp, out, height, width, align, half)
     _, in_h, in_w, depth = inp.shape
     rows, cols = [], []
     for y in range(height):

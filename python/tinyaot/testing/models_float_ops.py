@@ -1,12 +1,13 @@
 """float32 test models of the operators whose float32 kernels came after the first
-float32 set (models_float.py): SVDF, SQUARED_DIFFERENCE, PRELU, HARD_SWISH, ... TFLM's float reference kernels are the
+float32 set (models_float.py): SVDF, SQUARED_DIFFERENCE, PRELU, HARD_SWISH,
+RESIZE_BILINEAR, ... TFLM's float reference kernels are the
 oracle: results must be identical. Most are float32 forms of the int8 models
 (tinyaot.testing.variants), so they cover the same parameter space."""
 
 import numpy as np
 
 from tinyaot.modelbuilder import ModelBuilder
-from tinyaot.testing import models_activation, models_elementwise, models_svdf  # noqa: F401 (register)
+from tinyaot.testing import models_activation, models_elementwise, models_movement, models_svdf  # noqa: F401
 from tinyaot.testing.catalog import CATALOG, test_model
 from tinyaot.testing.variants import variant_of
 
@@ -66,3 +67,22 @@ def binary_ranks_float32():
 for _name in ("squared_difference", "prelu_int8", "hard_swish_int8"):
     test_model(f"{_name}_float32", targets=_name != "squared_difference", form=True)(
         variant_of(CATALOG[_name][0], "float32"))
+
+
+@test_model("resize_bilinear_edges_float32", targets=False)
+def resize_bilinear_edges_float32():
+    """float32 RESIZE_BILINEAR beyond the int8 model's cases: a 1x1 input, and
+    7x3 -> 3x7 resizes (plain, align_corners, half_pixel_centers) whose float32
+    positions are inexact."""
+    mb = ModelBuilder()
+    for shape, size, options in (([1, 1, 1, 2], [3, 4], {}), ([2, 7, 3, 1], [3, 7], {"align_corners": True}),
+                                 ([1, 7, 3, 2], [3, 7], {"half_pixel_centers": True}), ([1, 7, 3, 1], [3, 7], {})):
+        n = len(mb.tensors)
+        x = mb.input(f"x{n}", "float32", shape)
+        y = mb.output(mb.tensor(f"y{n}", "float32", [shape[0], *size, shape[3]]))
+        mb.op("RESIZE_BILINEAR", [x, mb.const(f"size{n}", np.array(size, np.int32))], [y], "ResizeBilinearOptions",
+              **options)
+    return mb.build()
+
+
+test_model("resize_bilinear_float32", form=True)(variant_of(CATALOG["resize_bilinear"][0], "float32"))
