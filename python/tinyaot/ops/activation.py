@@ -1,5 +1,5 @@
 """SOFTMAX (int8 -> int8/int16, int16 -> int16); LOGISTIC, TANH, RELU, RELU6, LEAKY_RELU, PRELU,
-HARD_SWISH (int8); LEAKY_RELU (int16); LOGISTIC, TANH (int16, ops/activation_s16.py); SOFTMAX,
+HARD_SWISH (int8); RELU, RELU6, LEAKY_RELU (int16); LOGISTIC, TANH (int16, ops/activation_s16.py); SOFTMAX,
 LOGISTIC, TANH (float32, ops/float32.py), RELU, RELU6, LEAKY_RELU, HARD_SWISH, PRELU (float32;
 PRELU with ops/elementwise.py's float32 kernel).
 
@@ -18,7 +18,7 @@ from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, TensorRef
 from tinyaot.ops.lut import softmax_luts
 from tinyaot.ops.elementwise import broadcast_table, checked_broadcast
 from tinyaot.ops.elementwise import lower_f32 as lower_binary_f32
-from tinyaot.quant import quantize_multiplier, quantize_value, requantize_multiplier
+from tinyaot.quant import INT_RANGES, quantize_multiplier, quantize_value, requantize_multiplier
 
 # TFLM's reference softmax: exp() input in Q5.26; LOGISTIC and TANH: input in Q4.27.
 SOFTMAX_SCALED_DIFF_INTEGER_BITS = 5
@@ -205,36 +205,45 @@ def _lower_f32(ctx, kind, alpha=0.0):
     return [KernelCall("tinyaot_activation_f32", [params, TensorRef(inp.index), TensorRef(out.index)])]
 
 
+def _relu_call(inp, out, fields):
+    """RELU and RELU6 (int8, int16): one kernel per type, tinyaot_relu.h's arithmetic."""
+    params = ParamStruct("struct tinyaot_relu_params", {"size": inp.num_elements, **fields})
+    return [KernelCall(f"tinyaot_relu_{'s8' if inp.dtype == 'int8' else 's16'}",
+                       [params, TensorRef(inp.index), TensorRef(out.index)], overlaps=overlap.elementwise(inp, out))]
+
+
 def lower_relu(ctx):
     if ctx.input(0).dtype == "float32":
         return _lower_f32(ctx, "TINYAOT_ACT_RELU")
-    inp, out = _relu_common(ctx)
+    inp, out = _relu_common(ctx, ("int8", "int16"))
     ctx.expect_quantized(out)
+    if inp.dtype == "int16":  # TFLM's int16 RELU requires zero points 0 (its RELU6 takes any)
+        for t in (inp, out):
+            ctx.expect(t.zero_point == 0, f"int16 zero point must be 0, not {t.zero_point} (TFLM's int16 RELU "
+                                          "requires it)", t.index)
     # activations_common.cc divides the scales in float, then widens to double.
     multiplier, shift = requantize_multiplier(float(np.float32(inp.scale) / np.float32(out.scale)))
     ctx.expect(shift <= 31, f"input scale / output scale {inp.scale / out.scale:g} is too large", out.index)
-    params = ParamStruct("struct tinyaot_relu_s8_params", {
-        "size": inp.num_elements,
+    low, high = INT_RANGES[inp.dtype]
+    return _relu_call(inp, out, {
         "requantize": int(not (multiplier == 1 << 30 and shift == 1)),
         "input_offset": inp.zero_point,
         "output_offset": out.zero_point,
         "multiplier": multiplier,
         "shift": shift,
-        "act_min": max(-128, out.zero_point),  # zero point + roundf(0 / scale)
-        "act_max": 127,
+        "act_min": max(low, out.zero_point),  # zero point + roundf(0 / scale)
+        "act_max": high,
     })
-    return [KernelCall("tinyaot_relu_s8", [params, TensorRef(inp.index), TensorRef(out.index)],
-                       overlaps=overlap.elementwise(inp, out))]
 
 
 def lower_relu6(ctx):
     if ctx.input(0).dtype == "float32":
         return _lower_f32(ctx, "TINYAOT_ACT_RELU6")
-    inp, out = _relu_common(ctx)
+    inp, out = _relu_common(ctx, ("int8", "int16"))
     # TFLM's Relu6 clamps in the input's quantization and ignores the output's.
-    six = min(127, max(-128, quantize_value(6.0, inp.scale, inp.zero_point)))
-    params = ParamStruct("struct tinyaot_relu_s8_params", {
-        "size": inp.num_elements,
+    low, high = INT_RANGES[inp.dtype]
+    six = min(high, max(low, quantize_value(6.0, inp.scale, inp.zero_point)))
+    return _relu_call(inp, out, {
         "requantize": 0,
         "input_offset": inp.zero_point,
         "output_offset": inp.zero_point,
@@ -243,8 +252,6 @@ def lower_relu6(ctx):
         "act_min": inp.zero_point,
         "act_max": six,
     })
-    return [KernelCall("tinyaot_relu_s8", [params, TensorRef(inp.index), TensorRef(out.index)],
-                       overlaps=overlap.elementwise(inp, out))]
 
 
 def _int16_multiplier(multiplier):

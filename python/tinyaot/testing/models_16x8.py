@@ -17,7 +17,7 @@ FORMS_16X8 = [
     "depthwise_multipliers", "depthwise_dilation_strides", "pooling", "mini_mobilenet",
     "softmax_rows", "softmax_scales", "pad_variants", "add_broadcast_act", "mean_axes",
     "ds_cnn_kws", "resnet8", "mobilenet_v1_025_96x96x3", "fc_autoencoder", "logistic_int8", "tanh_int8",
-    "leaky_relu_int8", "transpose_conv",
+    "leaky_relu_int8", "transpose_conv", "relu_relu6",
 ]
 # On the QEMU boards: a sample.
 ON_TARGET = {"conv_grouped", "mini_mobilenet", "ds_cnn_kws", "transpose_conv"}  # DS-CNN: 32 KB arena, the M3 only
@@ -142,4 +142,15 @@ def transpose_conv_wide_16x8():
     _transpose_conv_16x8(mb, rng, x, [2, 3, 4, 128], [2, 4, 5, 3], (2, 2), (1, 1), 1, [0.01], "int16")
     _transpose_conv_16x8(mb, rng, x, [2, 3, 4, 128], [2, 9, 8, 2], (4, 3), (3, 2), 0, rng.uniform(0.005, 0.015, 2),
                          None)
+    return mb.build()
+
+
+@test_model("relu6_16x8", targets=False)
+def relu6_16x8():
+    """int16 RELU6 with nonzero zero points (TFLM's int16 RELU6 takes them, its RELU does
+    not): six inside the int16 range, and beyond it (clamped)."""
+    mb = ModelBuilder()
+    for k, (scale, zp) in enumerate([(0.0004, -700), (0.0001, 200)]):  # six: 14300, 60200
+        x = mb.input(f"x{k}", "int16", [3, 7], scale=scale, zero_point=zp)
+        mb.op("RELU6", [x], [mb.output(mb.tensor(f"relu6_{k}", "int16", [3, 7], scale=scale, zero_point=zp))])
     return mb.build()
