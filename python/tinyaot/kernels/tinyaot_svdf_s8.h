@@ -44,52 +44,74 @@ static inline int32_t tinyaot_svdf_add_wrap(int32_t a, int32_t b)
 }
 
 /*
- * Moves one filter's history left by one, stores its newest activation for
- * this input, and returns time_weights . history.
+ * Moves one filter's history left by one, stores its newest activation (the
+ * feature dot product `dot`, rescaled to int16) and returns time_weights .
+ * history, in one pass over the row.
  */
-static inline int32_t tinyaot_svdf_filter(const struct tinyaot_svdf_params *p, const int8_t *in,
-                                          const int8_t *feature, const int16_t *time, int16_t *row)
+static inline int32_t tinyaot_svdf_filter(const struct tinyaot_svdf_params *p, int32_t dot, const int16_t *time,
+                                          int16_t *row)
 {
+    const int32_t newest = tinyaot_clamp_i32(tinyaot_requantize(dot, p->multiplier_1, p->shift_1), INT16_MIN,
+                                             INT16_MAX);
+    const int32_t last = p->memory_size - 1;
     int32_t i, acc = 0;
-    for (i = 0; i + 1 < p->memory_size; i++) {
-        row[i] = row[i + 1];
+    for (i = 0; i < last; i++) {
+        const int16_t v = row[i + 1];
+        row[i] = v;
+        acc = tinyaot_svdf_add_wrap(acc, (int32_t)time[i] * v);
     }
-    for (i = 0; i < p->input_size; i++) {
-        acc += (int32_t)feature[i] * ((int32_t)in[i] + p->input_offset);
-    }
-    acc = tinyaot_requantize(acc, p->multiplier_1, p->shift_1);
-    row[p->memory_size - 1] = (int16_t)tinyaot_clamp_i32(acc, INT16_MIN, INT16_MAX);
-
-    acc = 0;
-    for (i = 0; i < p->memory_size; i++) {
-        acc = tinyaot_svdf_add_wrap(acc, (int32_t)time[i] * (int32_t)row[i]);
-    }
-    return acc;
+    row[last] = (int16_t)newest;
+    return tinyaot_svdf_add_wrap(acc, (int32_t)time[last] * newest);
 }
 
 /*
  * feature_weights: [num_units * rank][input_size]; time_weights:
  * [num_units * rank][memory_size]; bias: [num_units] or NULL;
  * state: [batches][num_units * rank][memory_size], kept between calls.
+ * Filters in order; each unit's output is written after its rank filters.
  */
 static void tinyaot_svdf_s8(const struct tinyaot_svdf_params *p, const int8_t *input,
                             const int8_t *feature_weights, const int16_t *time_weights,
                             const int32_t *bias, int16_t *state, int8_t *output)
 {
     const int32_t num_filters = p->num_units * p->rank;
-    int32_t b, u, r;
+    const int32_t input_size = p->input_size, input_offset = p->input_offset;
+    int32_t b, f, r, u, i;
     for (b = 0; b < p->batches; b++) {
-        const int8_t *in = input + b * p->input_size;
-        for (u = 0; u < p->num_units; u++) {
-            int32_t acc = bias != NULL ? bias[u] : 0;
-            for (r = 0; r < p->rank; r++) {
-                const int32_t f = u * p->rank + r;
-                acc = tinyaot_svdf_add_wrap(acc, tinyaot_svdf_filter(
-                    p, in, feature_weights + f * p->input_size, time_weights + f * p->memory_size,
-                    state + (b * num_filters + f) * p->memory_size));
+        const int8_t *in = input + b * input_size;
+        int16_t *rows = state + b * num_filters * p->memory_size;
+        int32_t acc = 0;
+        int32_t dot[2];
+        r = 0;
+        u = 0;
+        for (f = 0; f < num_filters; f++) {
+            const int8_t *w0 = feature_weights + f * input_size;
+            /* Feature dot products two filters at a time: each input value loaded serves both. */
+            if ((f & 1) == 0) {
+                const int8_t *w1 = w0 + input_size;
+                const int32_t pair = f + 1 < num_filters;
+                int32_t d0 = 0, d1 = 0;
+                for (i = 0; i < input_size; i++) {
+                    const int32_t x = (int32_t)in[i] + input_offset;
+                    d0 += (int32_t)w0[i] * x;
+                    if (pair) {
+                        d1 += (int32_t)w1[i] * x;
+                    }
+                }
+                dot[0] = d0;
+                dot[1] = d1;
             }
-            acc = tinyaot_requantize(acc, p->multiplier_2, p->shift_2) + p->output_offset;
-            output[b * p->num_units + u] = (int8_t)tinyaot_clamp_i32(acc, INT8_MIN, INT8_MAX);
+            if (r == 0) {
+                acc = bias != NULL ? bias[u] : 0;
+            }
+            acc = tinyaot_svdf_add_wrap(acc, tinyaot_svdf_filter(p, dot[f & 1], time_weights + f * p->memory_size,
+                                                                 rows + f * p->memory_size));
+            if (++r == p->rank) {
+                acc = tinyaot_requantize(acc, p->multiplier_2, p->shift_2) + p->output_offset;
+                output[b * p->num_units + u] = (int8_t)tinyaot_clamp_i32(acc, INT8_MIN, INT8_MAX);
+                r = 0;
+                u++;
+            }
         }
     }
 }
