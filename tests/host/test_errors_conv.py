@@ -229,16 +229,19 @@ def test_rescale_too_large_for_32_bits(tmp_path):
 
 
 def transpose_conv_model(in_shape=(1, 2, 2, 3), out_shape=(1, 4, 4, 2), shape_values=None, padding=0, w_zp=0,
-                         with_options=True):
+                         with_options=True, dtype="int8", w_dtype="int8", act=0):
     rng = np.random.default_rng(0)
     mb = ModelBuilder()
-    x = mb.input("x", "int8", list(in_shape), scale=0.1, zero_point=0)
-    w = mb.const("w", rng.integers(-100, 100, (out_shape[3], 3, 3, in_shape[3])).astype(np.int8), scale=0.01,
-                 zero_point=w_zp)
+    quant = (lambda scale: dict(scale=scale, zero_point=0)) if dtype == "int8" else (lambda scale: {})
+    x = mb.input("x", dtype, list(in_shape), **quant(0.1))
+    w_values = rng.integers(-100, 100, (out_shape[3], 3, 3, in_shape[3]))
+    w = (mb.const("w", w_values.astype(np.int8), scale=0.01, zero_point=w_zp) if w_dtype == "int8"
+         else mb.const("w", w_values.astype(np.float32)))
     shape = mb.const("shape", np.array(shape_values or out_shape, np.int32))
-    y = mb.tensor("y", "int8", list(out_shape), scale=0.2, zero_point=0)
+    y = mb.tensor("y", dtype, list(out_shape), **quant(0.2))
     if with_options:
-        mb.op("TRANSPOSE_CONV", [shape, w, x], [y], "TransposeConvOptions", padding=padding, stride_h=2, stride_w=2)
+        mb.op("TRANSPOSE_CONV", [shape, w, x], [y], "TransposeConvOptions", padding=padding, stride_h=2, stride_w=2,
+              fused_activation_function=act)
     else:
         mb.op("TRANSPOSE_CONV", [shape, w, x], [y])
     mb.output(y)
@@ -253,6 +256,10 @@ def transpose_conv_model(in_shape=(1, 2, 2, 3), out_shape=(1, 4, 4, 2), shape_va
     (dict(w_zp=3), r"operator 0 \(TRANSPOSE_CONV\): tensor 'w': filter zero point must be 0"),
     # TFLM would run with zeroed parameters: stride 0, padding unknown.
     (dict(with_options=False), r"operator 0 \(TRANSPOSE_CONV\): has no builtin options \(needs TransposeConvOptions\)"),
+    (dict(dtype="float32"), r"operator 0 \(TRANSPOSE_CONV\): tensor 'w': dtype int8 is not supported here "
+                            r"\(supported: float32\)"),
+    (dict(dtype="float32", w_dtype="float32", act=4), r"operator 0 \(TRANSPOSE_CONV\): fused activation TANH is not "
+                                                      r"supported"),
 ])
 def test_transpose_conv_refused(tmp_path, kwargs, message):
     path = tmp_path / "bad.tflite"

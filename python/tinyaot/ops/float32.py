@@ -1,6 +1,6 @@
 """float32 lowerings of the operators whose int8 lowering lives elsewhere:
-CONV_2D, DEPTHWISE_CONV_2D, AVERAGE_POOL_2D, MAX_POOL_2D, SOFTMAX, LOGISTIC,
-TANH and MEAN. Each reproduces TFLM's float reference kernel operation for
+CONV_2D, DEPTHWISE_CONV_2D, TRANSPOSE_CONV, AVERAGE_POOL_2D, MAX_POOL_2D, SOFTMAX,
+LOGISTIC, TANH and MEAN. Each reproduces TFLM's float reference kernel operation for
 operation (see the kernels' headers), so results are TFLM's bit for bit where
 the C compiler does not fuse multiplies and adds; SOFTMAX, LOGISTIC and TANH
 use the C library's expf/tanhf, as TFLM does.
@@ -51,6 +51,16 @@ def depthwise(ctx, inp, weights, bias, out, geometry, multiplier):
     })
     return [KernelCall("tinyaot_depthwise_conv2d_f32", [params, TensorRef(inp.index), TensorRef(weights.index),
                                                         optional_ref(bias), TensorRef(out.index)])]
+
+
+def transpose_conv(ctx, inp, weights, bias, out, geometry):
+    """geometry: the fields of struct tinyaot_transpose_conv_params up to pad_w (ops/transpose_conv.py)."""
+    expect_float32(ctx, weights, bias)
+    act_min, act_max = activation_range(ctx)
+    params = ParamStruct("struct tinyaot_transpose_conv_f32_params", {
+        **geometry, "act_min": act_min, "act_max": act_max})
+    return [KernelCall("tinyaot_transpose_conv_f32", [params, TensorRef(inp.index), TensorRef(weights.index),
+                                                      optional_ref(bias), TensorRef(out.index)])]
 
 
 def pool(ctx, average, inp, out, geometry):

@@ -1,6 +1,7 @@
 """TRANSPOSE_CONV: int8 input and output, int8 weights [out ch, h, w, in ch]
 (per-channel or per-tensor, symmetric), optional int32 bias, SAME/VALID; 16x8
-(int16 input and output, int64 or int16 bias) in ops/s16.py.
+(int16 input and output, int64 or int16 bias) in ops/s16.py; float32 throughout
+(ops/float32.py).
 
 As TFLM's transpose_conv.cc: the padding is ComputePaddingHeightWidth with the
 output as the forward convolution's input (dilation 1), the multipliers
@@ -8,7 +9,7 @@ PopulateConvolutionQuantizationParams's; the kernel needs an int32 scratch
 copy of the output, planned in the arena like TFLM's scratch buffer.
 """
 
-from tinyaot.ops import s16
+from tinyaot.ops import float32, s16
 from tinyaot.ops.base import KernelCall, ParamStruct, ScratchRef, TensorRef, optional_ref
 from tinyaot.ops.conv import (PADDING_NAMES, PADDING_SAME, _check_bias, _check_filter, _quant_fields,
                               expect_output_scale, expect_rank4, out_size, padding_before)
@@ -20,13 +21,16 @@ def lower_transpose_conv(ctx):
     ctx.expect(n_in in (3, 4), f"has {n_in} inputs (expects output shape, weights, input and an optional bias)")
     shape_t, weights, inp, out = ctx.input(0), ctx.input(1), ctx.input(2), ctx.output()
     bias = ctx.input(3, optional=True) if n_in > 3 else None
-    ctx.expect_dtype(inp, "int8", "int16")
+    ctx.expect_dtype(inp, "int8", "int16", "float32")
     if inp.dtype == "int16":
         s16.expect_symmetric_int16(ctx, inp, out)
-    for t in (inp, out):
-        ctx.expect_dtype(t, inp.dtype)
-        ctx.expect_quantized(t)
-    expect_output_scale(ctx, out)
+    if inp.dtype == "float32":
+        ctx.expect_dtype(out, "float32")
+    else:
+        for t in (inp, out):
+            ctx.expect_dtype(t, inp.dtype)
+            ctx.expect_quantized(t)
+        expect_output_scale(ctx, out)
     expect_rank4(ctx, inp, weights, out)
     out_ch, filter_h, filter_w, filter_ch = weights.shape
     ctx.expect(constant_ints(ctx, shape_t) == list(out.shape),
@@ -35,7 +39,8 @@ def lower_transpose_conv(ctx):
     ctx.expect(out.shape[0] == inp.shape[0] and out.shape[3] == out_ch and filter_ch == inp.shape[3],
                f"input {list(inp.shape)}, filter {list(weights.shape)} and output {list(out.shape)} do not match",
                weights.index)
-    _check_filter(ctx, weights, out_ch, axis=0)
+    if inp.dtype != "float32":
+        _check_filter(ctx, weights, out_ch, axis=0)
     opts = ctx.op.options
     padding = opts.get("padding", PADDING_SAME)
     ctx.expect(padding in PADDING_NAMES, f"padding {padding} is not supported (supported: SAME, VALID)")
@@ -56,6 +61,9 @@ def lower_transpose_conv(ctx):
         "pad_h": padding_before(out_h, filter_h, stride_h, 1, fwd_h),
         "pad_w": padding_before(out_w, filter_w, stride_w, 1, fwd_w),
     }
+    if inp.dtype == "float32":
+        _check_bias(ctx, bias, out_ch, "float32")
+        return float32.transpose_conv(ctx, inp, weights, bias, out, geometry)
     if inp.dtype == "int16":
         return s16.transpose_conv(ctx, inp, weights, bias, out, geometry)
     _check_bias(ctx, bias, out_ch)

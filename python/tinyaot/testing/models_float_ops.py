@@ -1,14 +1,16 @@
 """float32 test models of the operators whose float32 kernels came after the first
 float32 set (models_float.py): SVDF, SQUARED_DIFFERENCE, PRELU, HARD_SWISH,
-RESIZE_BILINEAR, ... TFLM's float reference kernels are the
+RESIZE_BILINEAR, TRANSPOSE_CONV, ... TFLM's float reference kernels are the
 oracle: results must be identical. Most are float32 forms of the int8 models
 (tinyaot.testing.variants), so they cover the same parameter space."""
 
 import numpy as np
 
 from tinyaot.modelbuilder import ModelBuilder
-from tinyaot.testing import models_activation, models_elementwise, models_movement, models_svdf  # noqa: F401
+from tinyaot.testing import (models_activation, models_elementwise, models_movement, models_svdf,  # noqa: F401
+                             models_transpose_conv)
 from tinyaot.testing.catalog import CATALOG, test_model
+from tinyaot.testing.models_conv import SAME, VALID
 from tinyaot.testing.variants import variant_of
 
 NONE, RELU, RELU_N1_TO_1, RELU6 = 0, 1, 2, 3
@@ -86,3 +88,23 @@ def resize_bilinear_edges_float32():
 
 
 test_model("resize_bilinear_float32", form=True)(variant_of(CATALOG["resize_bilinear"][0], "float32"))
+
+
+@test_model("transpose_conv_activations_float32", targets=False)
+def transpose_conv_activations_float32():
+    """float32 TRANSPOSE_CONV with RELU6 and RELU_N1_TO_1 (the int8 model has RELU),
+    overlapping windows (4x4 filter, stride 2) and a batch of 2."""
+    rng = np.random.default_rng(49)
+    mb = ModelBuilder()
+    x = mb.input("x", "float32", [2, 3, 4, 3])
+    for act, padding in ((RELU6, SAME), (RELU_N1_TO_1, VALID)):
+        out_shape = [2, 6, 8, 2] if padding == SAME else [2, 8, 10, 2]
+        w = mb.const(f"w{len(mb.tensors)}", rng.standard_normal((2, 4, 4, 3)).astype(np.float32))
+        b = mb.const(f"b{len(mb.tensors)}", rng.standard_normal(2).astype(np.float32))
+        y = mb.output(mb.tensor(f"y{len(mb.tensors)}", "float32", out_shape))
+        mb.op("TRANSPOSE_CONV", [mb.const(f"shape{len(mb.tensors)}", np.array(out_shape, np.int32)), w, x, b], [y],
+              "TransposeConvOptions", padding=padding, stride_h=2, stride_w=2, fused_activation_function=act)
+    return mb.build()
+
+
+test_model("transpose_conv_float32", form=True)(variant_of(CATALOG["transpose_conv"][0], "float32"))
