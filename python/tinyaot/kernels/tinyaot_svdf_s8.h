@@ -65,6 +65,33 @@ static inline int32_t tinyaot_svdf_filter(const struct tinyaot_svdf_params *p, i
 }
 
 /*
+ * dot[k] = feature row k . (input + input_offset) for n (4, or 1) rows from w:
+ * each input value loaded and offset serves all n. Always inlined, so each n
+ * gets its own loop.
+ */
+static TINYAOT_ALWAYS_INLINE void tinyaot_svdf_dots(const int8_t *in, const int8_t *w, int32_t input_size,
+                                                    int32_t input_offset, int32_t n, int32_t dot[4])
+{
+    int32_t d0 = 0, d1 = 0, d2 = 0, d3 = 0;
+    int32_t i;
+    for (i = 0; i < input_size; i++) {
+        const int32_t x = (int32_t)in[i] + input_offset;
+        d0 += (int32_t)w[i] * x;
+        if (n == 4) {
+            d1 += (int32_t)w[input_size + i] * x;
+            d2 += (int32_t)w[2 * input_size + i] * x;
+            d3 += (int32_t)w[3 * input_size + i] * x;
+        }
+    }
+    dot[0] = d0;
+    if (n == 4) {
+        dot[1] = d1;
+        dot[2] = d2;
+        dot[3] = d3;
+    }
+}
+
+/*
  * feature_weights: [num_units * rank][input_size]; time_weights:
  * [num_units * rank][memory_size]; bias: [num_units] or NULL;
  * state: [batches][num_units * rank][memory_size], kept between calls.
@@ -75,36 +102,28 @@ static void tinyaot_svdf_s8(const struct tinyaot_svdf_params *p, const int8_t *i
                             const int32_t *bias, int16_t *state, int8_t *output)
 {
     const int32_t num_filters = p->num_units * p->rank;
+    const int32_t blocked_end = num_filters - num_filters % 4;
     const int32_t input_size = p->input_size, input_offset = p->input_offset;
-    int32_t b, f, r, u, i;
+    int32_t b, f, r, u;
     for (b = 0; b < p->batches; b++) {
         const int8_t *in = input + b * input_size;
         int16_t *rows = state + b * num_filters * p->memory_size;
         int32_t acc = 0;
-        int32_t dot[2];
+        int32_t dot[4];
         r = 0;
         u = 0;
         for (f = 0; f < num_filters; f++) {
-            const int8_t *w0 = feature_weights + f * input_size;
-            /* Feature dot products two filters at a time: each input value loaded serves both. */
-            if ((f & 1) == 0) {
-                const int8_t *w1 = w0 + input_size;
-                const int32_t pair = f + 1 < num_filters;
-                int32_t d0 = 0, d1 = 0;
-                for (i = 0; i < input_size; i++) {
-                    const int32_t x = (int32_t)in[i] + input_offset;
-                    d0 += (int32_t)w0[i] * x;
-                    if (pair) {
-                        d1 += (int32_t)w1[i] * x;
-                    }
-                }
-                dot[0] = d0;
-                dot[1] = d1;
+            const int8_t *w = feature_weights + f * input_size;
+            /* Feature dot products four filters at a time, the last num_filters % 4 one at a time. */
+            if (f < blocked_end && (f & 3) == 0) {
+                tinyaot_svdf_dots(in, w, input_size, input_offset, 4, dot);
+            } else if (f >= blocked_end) {
+                tinyaot_svdf_dots(in, w, input_size, input_offset, 1, dot + (f & 3));
             }
             if (r == 0) {
                 acc = bias != NULL ? bias[u] : 0;
             }
-            acc = tinyaot_svdf_add_wrap(acc, tinyaot_svdf_filter(p, dot[f & 1], time_weights + f * p->memory_size,
+            acc = tinyaot_svdf_add_wrap(acc, tinyaot_svdf_filter(p, dot[f & 3], time_weights + f * p->memory_size,
                                                                  rows + f * p->memory_size));
             if (++r == p->rank) {
                 acc = tinyaot_requantize(acc, p->multiplier_2, p->shift_2) + p->output_offset;

@@ -96,12 +96,12 @@ def svdf_keyword_like_stack():
 
 @test_model("svdf_odd_filters")
 def svdf_odd_filters():
-    """The kernel takes feature rows two at a time: an odd filter count (5) leaves one
-    alone; a memory of 1 keeps no history to shift."""
-    return _single(45, 2, 7, 5, 1, 1, out_zp=2)
+    """The kernel takes feature rows four at a time: 7 filters leave three alone; a
+    memory of 1 keeps no history to shift."""
+    return _single(45, 2, 7, 7, 1, 1, out_zp=2)
 
 
 @test_model("svdf_rank3_pairs_across_units")
 def svdf_rank3_pairs_across_units():
-    """Rank 3: filter pairs straddle units (filters 2 and 3 belong to units 0 and 1)."""
+    """Rank 3: blocks of four filters straddle units (filters 0-3 belong to units 0 and 1)."""
     return _single(46, 1, 9, 3, 3, 3, out_zp=-20, in_zp=5)
