@@ -181,10 +181,12 @@ def test_dtype_parameters_name_the_tinyaot_h_enum(tmp_path):
      r"operator 0 \(PRELU\): tensor 'alpha': dtype int8 is not supported here \(supported: float32\)"),
     ("float32", [2, 1, 2, 3, 8], [8], "float32",
      r"operator 0 \(PRELU\): float32 broadcast over 5 dimensions \(at most 4: TFLM's BroadcastPrelu4DSlowFloat\)"),
+    ("int16", [1, 8], [8], "int16",  # TFLM's int16 PRELU reads alpha as int8
+     r"operator 0 \(PRELU\): tensor 'alpha': dtype int16 is not supported here \(supported: int8\)"),
 ])
 def test_prelu_errors(tmp_path, dtype, shape, alpha_shape, alpha_dtype, message):
     mb = ModelBuilder()
-    quant = {"int8": dict(scale=0.1, zero_point=3), "float32": {}}
+    quant = {"int8": dict(scale=0.1, zero_point=3), "int16": dict(scale=0.001, zero_point=0), "float32": {}}
     x = mb.input("x", dtype, shape, **quant[dtype])
     alpha = mb.input("alpha", alpha_dtype, alpha_shape, **quant[alpha_dtype])
     y = mb.tensor("y", dtype, shape, **quant[dtype])

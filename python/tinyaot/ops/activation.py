@@ -1,5 +1,5 @@
 """SOFTMAX (int8 -> int8/int16, int16 -> int16); LOGISTIC, TANH, RELU, RELU6, LEAKY_RELU, PRELU,
-HARD_SWISH (int8); RELU, RELU6, LEAKY_RELU (int16); LOGISTIC, TANH (int16, ops/activation_s16.py); SOFTMAX,
+HARD_SWISH (int8); RELU, RELU6, LEAKY_RELU, PRELU (int16); LOGISTIC, TANH (int16, ops/activation_s16.py); SOFTMAX,
 LOGISTIC, TANH (float32, ops/float32.py), RELU, RELU6, LEAKY_RELU, HARD_SWISH, PRELU (float32;
 PRELU with ops/elementwise.py's float32 kernel).
 
@@ -296,12 +296,13 @@ def lower_hard_swish(ctx):
 def lower_prelu(ctx):
     ctx.expect(len(ctx.op.inputs) == 2, f"expects 2 inputs (input, alpha), has {len(ctx.op.inputs)}")
     inp, alpha, out = ctx.input(0), ctx.input(1), ctx.output()
-    ctx.expect_dtype(inp, "int8", "float32")
+    ctx.expect_dtype(inp, "int8", "int16", "float32")
     if inp.dtype == "float32":
         return lower_binary_f32(ctx, "TINYAOT_ARITH_PRELU", max_rank=4,
                                 why=": TFLM's BroadcastPrelu4DSlowFloat")
-    for t in (inp, alpha, out):
-        ctx.expect_dtype(t, "int8")
+    # int16 (16x8): TFLM reads alpha as int8 and takes any zero points.
+    for t, dtype in ((inp, inp.dtype), (alpha, "int8"), (out, inp.dtype)):
+        ctx.expect_dtype(t, dtype)
         ctx.expect_quantized(t)
     shape = checked_broadcast(ctx, inp, alpha, out)
     # prelu_common.cc: in double from the float32 scales.
@@ -310,6 +311,7 @@ def lower_prelu(ctx):
     dims, s_in, s_alpha = broadcast_table(inp.shape, alpha.shape, shape)
     params = ParamStruct("struct tinyaot_prelu_params", {
         "size": out.num_elements,
+        "int16": int(inp.dtype == "int16"),
         "rank": len(dims),
         "input_offset": -inp.zero_point,
         "alpha_offset": -alpha.zero_point,
@@ -320,7 +322,7 @@ def lower_prelu(ctx):
         "alpha_shift": scaled[1],
     })
     walk = [ParamArray("int32_t", np.array(d, np.int32)) for d in (dims, s_in, s_alpha)]
-    return [KernelCall("tinyaot_prelu_s8",
+    return [KernelCall("tinyaot_prelu",
                        [params, *walk, TensorRef(inp.index), TensorRef(alpha.index), TensorRef(out.index)])]
 
 

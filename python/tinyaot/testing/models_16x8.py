@@ -17,7 +17,7 @@ FORMS_16X8 = [
     "depthwise_multipliers", "depthwise_dilation_strides", "pooling", "mini_mobilenet",
     "softmax_rows", "softmax_scales", "pad_variants", "add_broadcast_act", "mean_axes",
     "ds_cnn_kws", "resnet8", "mobilenet_v1_025_96x96x3", "fc_autoencoder", "logistic_int8", "tanh_int8",
-    "leaky_relu_int8", "transpose_conv", "relu_relu6",
+    "leaky_relu_int8", "transpose_conv", "relu_relu6", "prelu_int8",
 ]
 # On the QEMU boards: a sample.
 ON_TARGET = {"conv_grouped", "mini_mobilenet", "ds_cnn_kws", "transpose_conv"}  # DS-CNN: 32 KB arena, the M3 only
@@ -153,4 +153,17 @@ def relu6_16x8():
     for k, (scale, zp) in enumerate([(0.0004, -700), (0.0001, 200)]):  # six: 14300, 60200
         x = mb.input(f"x{k}", "int16", [3, 7], scale=scale, zero_point=zp)
         mb.op("RELU6", [x], [mb.output(mb.tensor(f"relu6_{k}", "int16", [3, 7], scale=scale, zero_point=zp))])
+    return mb.build()
+
+
+@test_model("prelu_16x8", targets=False)
+def prelu_16x8():
+    """int16 PRELU (int8 alpha, as TFLM reads it) with nonzero zero points, which TFLM's
+    int16 PRELU takes: a per-channel constant alpha and a run-time one of full shape."""
+    mb = ModelBuilder()
+    x = mb.input("x", "int16", [2, 3, 4], scale=0.0005, zero_point=-300)
+    alphas = [mb.const("alpha_c", np.array([-90, 5, 60, 127], np.int8), scale=0.004, zero_point=-10),
+              mb.input("alpha_full", "int8", [2, 3, 4], scale=0.02, zero_point=3)]
+    for k, (alpha, scale, zp) in enumerate(zip(alphas, (0.0004, 0.0007), (50, -1000))):
+        mb.op("PRELU", [x, alpha], [mb.output(mb.tensor(f"p{k}", "int16", [2, 3, 4], scale=scale, zero_point=zp))])
     return mb.build()

@@ -6,7 +6,7 @@ tensors just before serialisation:
 - float32: every quantized tensor becomes float32 without quantization;
   constants (weights, biases) take their real values, (q - zero point) x scale.
 - 16x8: activations (and other quantized constants) become int16, symmetric
-  (zero point 0) over the same real range; weights stay int8; the biases of CONV_2D, DEPTHWISE_CONV_2D,
+  (zero point 0) over the same real range; weights (and PRELU's alpha) stay int8; the biases of CONV_2D, DEPTHWISE_CONV_2D,
   FULLY_CONNECTED and TRANSPOSE_CONV become int64 at input scale x weight scale (the same real
   values, rounded); SOFTMAX, LOGISTIC and TANH outputs take the fixed
   quantization TFLM requires for int16 (scale 1/32768, zero point 0).
@@ -22,9 +22,9 @@ from tflite.BuiltinOperator import BuiltinOperator
 
 from tinyaot.modelbuilder import ModelBuilder
 
-# op -> the positions of its input, weights and bias among its inputs
+# op -> the positions of its input, its int8 weights (PRELU: alpha) and its bias among its inputs
 WEIGHTED = {"CONV_2D": (0, 1, 2), "DEPTHWISE_CONV_2D": (0, 1, 2), "FULLY_CONNECTED": (0, 1, 2),
-            "TRANSPOSE_CONV": (2, 1, 3)}
+            "TRANSPOSE_CONV": (2, 1, 3), "PRELU": (0, 1, None)}
 FIXED_INT16_OUTPUT = {"SOFTMAX", "LOGISTIC", "TANH"}
 
 
@@ -63,7 +63,7 @@ def to_16x8(mb):
         if op_type in WEIGHTED:
             x, w, b = WEIGHTED[op_type]
             weights.add(op["inputs"][w])
-            if len(op["inputs"]) > b and op["inputs"][b] >= 0:
+            if b is not None and len(op["inputs"]) > b and op["inputs"][b] >= 0:
                 biases[op["inputs"][b]] = (op["inputs"][x], op["inputs"][w])
     old = {t: spec["quant"] for t, spec in enumerate(mb.tensors)}
     for t, spec in enumerate(mb.tensors):

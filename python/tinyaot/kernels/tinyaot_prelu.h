@@ -1,19 +1,21 @@
 /*
- * tinyaot_prelu_s8.h - int8 PRELU: alpha broadcast against the input.
+ * tinyaot_prelu.h - int8 PRELU, and int16 PRELU (16x8: int16 input and output,
+ * int8 alpha): alpha broadcast against the input.
  *
- * Matches TFLM's reference_ops::BroadcastPrelu4DSlow for int8: a value at or
+ * Matches TFLM's reference_ops::BroadcastPrelu4DSlow for both: a value at or
  * above zero is rescaled by input scale / output scale, one below zero is
  * multiplied by its alpha and rescaled by input scale x alpha scale / output
  * scale. The broadcast is walked as tinyaot_broadcast.h describes.
  */
-#ifndef TINYAOT_PRELU_S8_H
-#define TINYAOT_PRELU_S8_H
+#ifndef TINYAOT_PRELU_H
+#define TINYAOT_PRELU_H
 
 #include "tinyaot_broadcast.h"
 #include "tinyaot_common.h"
 
 struct tinyaot_prelu_params {
     int32_t size;               /* output values */
+    int32_t int16;              /* 1: input and output are int16 */
     int32_t rank;               /* entries in dims/strides, 1..TINYAOT_BROADCAST_MAX_DIMS */
     int32_t input_offset;       /* -input zero point */
     int32_t alpha_offset;       /* -alpha zero point */
@@ -24,7 +26,9 @@ struct tinyaot_prelu_params {
     int32_t alpha_shift;
 };
 
-static inline int8_t tinyaot_prelu_s8_one(const struct tinyaot_prelu_params *p, int8_t x, int8_t alpha)
+/* One output value, clamped to [low, high]. */
+static inline int32_t tinyaot_prelu_one(const struct tinyaot_prelu_params *p, int32_t x, int8_t alpha, int32_t low,
+                                        int32_t high)
 {
     const int32_t input = p->input_offset + x;
     int32_t y;
@@ -33,12 +37,11 @@ static inline int8_t tinyaot_prelu_s8_one(const struct tinyaot_prelu_params *p, 
     } else {
         y = tinyaot_requantize(input * (p->alpha_offset + alpha), p->alpha_multiplier, p->alpha_shift);
     }
-    return (int8_t)tinyaot_clamp_i32(y + p->output_offset, -128, 127);
+    return tinyaot_clamp_i32(y + p->output_offset, low, high);
 }
 
-static void tinyaot_prelu_s8(const struct tinyaot_prelu_params *p, const int32_t *dims,
-                             const int32_t *input_strides, const int32_t *alpha_strides,
-                             const int8_t *input, const int8_t *alpha, int8_t *output)
+static void tinyaot_prelu(const struct tinyaot_prelu_params *p, const int32_t *dims, const int32_t *input_strides,
+                          const int32_t *alpha_strides, const void *input, const int8_t *alpha, void *output)
 {
     struct tinyaot_broadcast walk;
     const int32_t inner = dims[p->rank - 1];
@@ -48,10 +51,17 @@ static void tinyaot_prelu_s8(const struct tinyaot_prelu_params *p, const int32_t
     tinyaot_broadcast_start(&walk);
     for (n = 0; n < p->size; n += inner) {
         for (i = 0; i < inner; i++) {
-            output[n + i] = tinyaot_prelu_s8_one(p, input[walk.offset1 + i * s1], alpha[walk.offset2 + i * s2]);
+            const int32_t at = walk.offset1 + i * s1;
+            const int8_t a = alpha[walk.offset2 + i * s2];
+            if (p->int16) {
+                ((int16_t *)output)[n + i] =
+                    (int16_t)tinyaot_prelu_one(p, ((const int16_t *)input)[at], a, -32768, 32767);
+            } else {
+                ((int8_t *)output)[n + i] = (int8_t)tinyaot_prelu_one(p, ((const int8_t *)input)[at], a, -128, 127);
+            }
         }
         tinyaot_broadcast_next_row(&walk, p->rank, dims, input_strides, alpha_strides);
     }
 }
 
-#endif /* TINYAOT_PRELU_S8_H */
+#endif /* TINYAOT_PRELU_H */
