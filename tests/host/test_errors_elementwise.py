@@ -1,4 +1,4 @@
-"""ADD, SUB, MUL, MAXIMUM, MINIMUM, CONCATENATION, PAD and MEAN reject what they cannot run, naming the
+"""ADD, SUB, MUL, SQUARED_DIFFERENCE, MAXIMUM, MINIMUM, CONCATENATION, PAD and MEAN reject what they cannot run, naming the
 operator, the tensor and the problem."""
 
 import numpy as np
@@ -76,6 +76,21 @@ def test_float_op_of_an_int8_tensor(tmp_path, op, options):
     mb.output(y)
     with pytest.raises(TinyAotError, match=rf"operator 0 \({op}\): tensor 'b': dtype int8 is not supported "
                                            r"here \(supported: float32\)"):
+        compile_bytes(tmp_path, mb.build())
+
+
+@pytest.mark.parametrize("shape_a, shape_b, zero_point, message", [
+    ([4], [4], 2, r"operator 0 \(SQUARED_DIFFERENCE\): tensor 'b': int16 zero point must be 0, not 2"),
+    ([2, 1, 2, 1, 3], [1, 2, 1, 2, 3], 0, r"operator 0 \(SQUARED_DIFFERENCE\): int16 broadcast over 5 dimensions "
+                                          r"\(TFLM's BroadcastBinaryFunction4DSlow takes at most 4\)"),
+])
+def test_int16_squared_difference_as_tflm_takes_it(tmp_path, shape_a, shape_b, zero_point, message):
+    mb = ModelBuilder()
+    a = mb.input("a", "int16", shape_a, scale=0.001, zero_point=0)
+    b = mb.input("b", "int16", shape_b, scale=0.001, zero_point=zero_point)
+    y = mb.tensor("y", "int16", list(np.broadcast_shapes(tuple(shape_a), tuple(shape_b))), scale=0.01)
+    mb.op("SQUARED_DIFFERENCE", [a, b], [mb.output(y)], "SquaredDifferenceOptions")
+    with pytest.raises(TinyAotError, match=message):
         compile_bytes(tmp_path, mb.build())
 
 

@@ -1,14 +1,14 @@
 /*
- * tinyaot_add.h - int8 and int16 ADD and SUB, int8 SQUARED_DIFFERENCE, with broadcasting.
+ * tinyaot_add.h - int8 and int16 ADD, SUB and SQUARED_DIFFERENCE, with broadcasting.
  *
  * Matches TFLM's reference_integer_ops::AddFunc: both inputs are brought to a
  * common scale with 20 (int8) or 15 (int16) bits of headroom (left_shift),
  * added, and rescaled to the output. SUB (reference_ops::SubElementwise /
  * BroadcastQuantSubSlow) is the same arithmetic with the scaled second input
  * subtracted, and SQUARED_DIFFERENCE (squared_difference.cc) squares that
- * difference, with 7 bits of headroom instead of 20 so that the square fits in
- * 32 bits. The broadcast is a table made at compile time, walked as
- * tinyaot_broadcast.h describes.
+ * difference, with 7 bits of headroom (int8) instead of 20, or none (int16,
+ * zero points 0), so that the square fits in 32 bits. The broadcast is a table
+ * made at compile time, walked as tinyaot_broadcast.h describes.
  */
 #ifndef TINYAOT_ADD_H
 #define TINYAOT_ADD_H
@@ -40,7 +40,8 @@ struct tinyaot_add_params {
 static inline int32_t tinyaot_add_one(const struct tinyaot_add_params *p, int32_t x, int32_t y)
 {
     /* |x + offset| <= 255 (int8) or 65535 (int16), so shifting by 20 or 15 stays
-       inside int32, and by 7 the square of an int8 difference does. */
+       inside int32, and by 7 the square of an int8 difference does (int16: no shift,
+       zero offsets, the rescaled inputs within +-16384). */
     const int32_t a = ((int32_t)x + p->input1_offset) * ((int32_t)1 << p->left_shift);
     const int32_t b = ((int32_t)y + p->input2_offset) * ((int32_t)1 << p->left_shift);
     const int32_t scaled1 = tinyaot_requantize(a, p->input1_multiplier, p->input1_shift);

@@ -1,4 +1,4 @@
-"""ADD, SUB, SQUARED_DIFFERENCE and MUL, int8; ADD, SUB and MUL int16 (16x8); ADD, SUB,
+"""ADD, SUB, SQUARED_DIFFERENCE and MUL, int8; ADD, SUB, SQUARED_DIFFERENCE and MUL int16 (16x8); ADD, SUB,
 MUL, SQUARED_DIFFERENCE (and PRELU's kernel) in float32; with TFLite's broadcasting (up
 to 6 dimensions, 4 for int16 ADD and MUL).
 
@@ -132,7 +132,13 @@ def _add_kernel_call(ctx, left_shift, subtract=False, square=False, dtypes=("int
     tflite-micro build the tests check against matches double and not float:
     the sub_broadcast_act model tells them apart.)"""
     a, b, out, shape = _common(ctx, dtypes)
-    if a.dtype == "int16":  # CalculateOpData{Add,Sub}: 15 bits of headroom; TFLM's int16 ADD broadcasts in 4-D
+    if a.dtype == "int16" and square:  # squared_difference.cc: zero points 0, no headroom (32767^2 fits)
+        s16.expect_symmetric_int16(ctx, a, b, out)
+        left_shift = 0
+        ctx.expect(tuple(a.shape) == tuple(b.shape) or len(shape) <= 4,
+                   f"int16 broadcast over {len(shape)} dimensions (TFLM's BroadcastBinaryFunction4DSlow takes at "
+                   "most 4)")
+    elif a.dtype == "int16":  # CalculateOpData{Add,Sub}: 15 bits of headroom; TFLM's int16 ADD broadcasts in 4-D
         left_shift = 15
         ctx.expect(subtract or tuple(a.shape) == tuple(b.shape) or len(shape) <= 4,
                    f"int16 broadcast over {len(shape)} dimensions (TFLM's BroadcastAdd4DSlow takes at most 4)")
@@ -194,7 +200,7 @@ def lower_squared_difference(ctx):
     if _is_float(ctx):  # squared_difference.cc: no fused activation
         return lower_f32(ctx, "TINYAOT_ARITH_SQUARED_DIFFERENCE")
     # 7: the square of 255 << 7 fits in 32 bits.
-    return _add_kernel_call(ctx, 7, subtract=True, square=True, dtypes=("int8", "float32"))
+    return _add_kernel_call(ctx, 7, subtract=True, square=True, dtypes=("int8", "int16", "float32"))
 
 
 def lower_mul(ctx):

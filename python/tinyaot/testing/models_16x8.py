@@ -17,7 +17,7 @@ FORMS_16X8 = [
     "depthwise_multipliers", "depthwise_dilation_strides", "pooling", "mini_mobilenet",
     "softmax_rows", "softmax_scales", "pad_variants", "add_broadcast_act", "mean_axes",
     "ds_cnn_kws", "resnet8", "mobilenet_v1_025_96x96x3", "fc_autoencoder", "logistic_int8", "tanh_int8",
-    "leaky_relu_int8", "transpose_conv", "relu_relu6", "prelu_int8",
+    "leaky_relu_int8", "transpose_conv", "relu_relu6", "prelu_int8", "squared_difference",
 ]
 # On the QEMU boards: a sample.
 ON_TARGET = {"conv_grouped", "mini_mobilenet", "ds_cnn_kws", "transpose_conv"}  # DS-CNN: 32 KB arena, the M3 only
