@@ -7,7 +7,7 @@ import numpy as np
 
 from tinyaot.modelbuilder import ModelBuilder, random_int8
 from tinyaot.testing import (models_activation, models_basic, models_conv,  # noqa: F401 (register)
-                             models_elementwise, models_mlperf, models_transpose_conv)
+                             models_elementwise, models_mlperf, models_movement, models_transpose_conv)
 from tinyaot.testing.catalog import CATALOG, test_model
 from tinyaot.testing.variants import variant_of
 
@@ -18,6 +18,8 @@ FORMS_16X8 = [
     "softmax_rows", "softmax_scales", "pad_variants", "add_broadcast_act", "mean_axes",
     "ds_cnn_kws", "resnet8", "mobilenet_v1_025_96x96x3", "fc_autoencoder", "logistic_int8", "tanh_int8",
     "leaky_relu_int8", "transpose_conv", "relu_relu6", "prelu_int8", "squared_difference",
+    "splits", "concat_axes", "concat_in_place", "mul_broadcast_act", "sub_broadcast_act", "add_outer_broadcast",
+    "depthwise_channel_blocks", "resize_nearest", "reshape_views",
 ]
 # On the QEMU boards: a sample.
 ON_TARGET = {"conv_grouped", "mini_mobilenet", "ds_cnn_kws", "transpose_conv"}  # DS-CNN: 32 KB arena, the M3 only
