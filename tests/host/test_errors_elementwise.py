@@ -195,18 +195,22 @@ def test_arg_max_refused(tmp_path, in_dtype, axis, out_shape, message):
         compile_bytes(tmp_path, mb.build())
 
 
-@pytest.mark.parametrize("a_shape, b_shape, out_shape, message", [
-    ([2, 3, 4], [2, 5, 5], [2, 3, 5], r"operator 0 \(BATCH_MATMUL\): tensor 'b': lhs \[2, 3, 4\] and rhs "
-                                      r"\[2, 5, 5\] do not multiply"),
-    ([2, 3, 4], [3, 4, 5], [2, 3, 5], r"tensor 'b': batch dimensions of \[2, 3, 4\] and \[3, 4, 5\] do not "
-                                      r"broadcast"),
-    ([4], [4, 5], [5], r"operator 0 \(BATCH_MATMUL\): tensor 'a': rank 1 is outside 2..5"),
-    ([3, 4], [4, 5], [3, 4], r"tensor 'y': output shape \[3, 4\] should be \[3, 5\]"),
+@pytest.mark.parametrize("a_shape, b_shape, out_shape, a_dtype, b_dtype, message", [
+    ([2, 3, 4], [2, 5, 5], [2, 3, 5], "int8", "int8", r"operator 0 \(BATCH_MATMUL\): tensor 'b': lhs \[2, 3, 4\] "
+                                                      r"and rhs \[2, 5, 5\] do not multiply"),
+    ([2, 3, 4], [3, 4, 5], [2, 3, 5], "int8", "int8", r"tensor 'b': batch dimensions of \[2, 3, 4\] and "
+                                                      r"\[3, 4, 5\] do not broadcast"),
+    ([4], [4, 5], [5], "int8", "int8", r"operator 0 \(BATCH_MATMUL\): tensor 'a': rank 1 is outside 2..5"),
+    ([3, 4], [4, 5], [3, 4], "int8", "int8", r"tensor 'y': output shape \[3, 4\] should be \[3, 5\]"),
+    ([3, 4], [4, 5], [3, 5], "float32", "int8", r"operator 0 \(BATCH_MATMUL\): tensor 'b': dtype int8 is not "
+                                                r"supported here \(supported: float32\)"),
+    ([3, 4], [4, 6], [3, 5], "float32", "float32", r"tensor 'y': output shape \[3, 5\] should be \[3, 6\]"),
 ])
-def test_batch_matmul_refused(tmp_path, a_shape, b_shape, out_shape, message):
+def test_batch_matmul_refused(tmp_path, a_shape, b_shape, out_shape, a_dtype, b_dtype, message):
     mb = ModelBuilder()
-    a, b = mb.input("a", "int8", a_shape, **Q), mb.input("b", "int8", b_shape, **Q)
-    y = mb.tensor("y", "int8", out_shape, **Q)
+    quant = {"int8": Q, "float32": {}}
+    a, b = mb.input("a", a_dtype, a_shape, **quant[a_dtype]), mb.input("b", b_dtype, b_shape, **quant[b_dtype])
+    y = mb.tensor("y", a_dtype, out_shape, **quant[a_dtype])
     mb.op("BATCH_MATMUL", [a, b], [y], "BatchMatMulOptions")
     mb.output(y)
     with pytest.raises(TinyAotError, match=message):

@@ -1,7 +1,8 @@
-"""BATCH_MATMUL (int8), as TFLM's batch_matmul.cc computes it: lhs [..., A, B]
-x rhs [..., B, C] (adj_x / adj_y transpose the last two dimensions), the
-leading dimensions broadcast, one output rescale (GetQuantizedConvolution-
-Multipler: the scales multiplied in float32)."""
+"""BATCH_MATMUL (int8, float32), as TFLM's batch_matmul.cc computes it: lhs
+[..., A, B] x rhs [..., B, C] (adj_x / adj_y transpose the last two dimensions),
+the leading dimensions broadcast; int8: one output rescale (GetQuantized-
+ConvolutionMultipler: the scales multiplied in float32); float32: each sum
+from 0.0f in depth order, as reference_ops::BatchMatMul<float>."""
 
 import itertools
 
@@ -17,9 +18,34 @@ MAX_RANK = 5  # TFLM's BatchMatMulPrepare
 def lower_batch_matmul(ctx):
     ctx.expect(len(ctx.op.inputs) == 2, f"expects 2 inputs (lhs, rhs), has {len(ctx.op.inputs)}")
     lhs, rhs, out = ctx.input(0), ctx.input(1), ctx.output()
+    ctx.expect_dtype(lhs, "int8", "float32")
     for t in (lhs, rhs, out):
-        ctx.expect_dtype(t, "int8")
-        ctx.expect_quantized(t)
+        ctx.expect_dtype(t, lhs.dtype)
+        if lhs.dtype == "int8":
+            ctx.expect_quantized(t)
+    offsets, geometry = _geometry(ctx, lhs, rhs, out)
+    if lhs.dtype == "float32":
+        return [KernelCall("tinyaot_batch_matmul_f32", [
+            ParamStruct("struct tinyaot_batch_matmul_f32_params", geometry),
+            ParamArray("int32_t", np.array(offsets, np.int32)), TensorRef(lhs.index), TensorRef(rhs.index),
+            TensorRef(out.index)])]
+    f32 = np.float32
+    multiplier, shift = requantize_multiplier(float(f32(lhs.scale) * f32(rhs.scale)) / float(out.scale))
+    params = ParamStruct("struct tinyaot_batch_matmul_params", {
+        **geometry,
+        "lhs_offset": -lhs.zero_point,
+        "rhs_offset": -rhs.zero_point,
+        "output_offset": out.zero_point,
+        "multiplier": multiplier,
+        "shift": shift,
+    })
+    return [KernelCall("tinyaot_batch_matmul_s8", [params, ParamArray("int32_t", np.array(offsets, np.int32)),
+                                                   TensorRef(lhs.index), TensorRef(rhs.index),
+                                                   TensorRef(out.index)])]
+
+
+def _geometry(ctx, lhs, rhs, out):
+    """(per output matrix the offsets of its lhs and rhs matrices, the sizes and strides)."""
     for t in (lhs, rhs):
         ctx.expect(2 <= len(t.shape) <= MAX_RANK, f"rank {len(t.shape)} is outside 2..{MAX_RANK}", t.index)
     rank = max(len(lhs.shape), len(rhs.shape))
@@ -43,9 +69,7 @@ def lower_batch_matmul(ctx):
     for index in itertools.product(*(range(n) for n in batch)):
         offsets.append(sum(i * lst[d] for d, i in enumerate(index) if ls[d] != 1))
         offsets.append(sum(i * rst[d] for d, i in enumerate(index) if rs[d] != 1))
-    f32 = np.float32
-    multiplier, shift = requantize_multiplier(float(f32(lhs.scale) * f32(rhs.scale)) / float(out.scale))
-    params = ParamStruct("struct tinyaot_batch_matmul_params", {
+    return offsets, {
         "batches": len(offsets) // 2,
         "rows": rows,
         "cols": cols,
@@ -54,15 +78,7 @@ def lower_batch_matmul(ctx):
         "lhs_depth_stride": rows if adj_x else 1,
         "rhs_depth_stride": 1 if adj_y else cols,
         "rhs_col_stride": depth if adj_y else 1,
-        "lhs_offset": -lhs.zero_point,
-        "rhs_offset": -rhs.zero_point,
-        "output_offset": out.zero_point,
-        "multiplier": multiplier,
-        "shift": shift,
-    })
-    return [KernelCall("tinyaot_batch_matmul_s8", [params, ParamArray("int32_t", np.array(offsets, np.int32)),
-                                                   TensorRef(lhs.index), TensorRef(rhs.index),
-                                                   TensorRef(out.index)])]
+    }
 
 
 OPS = {"BATCH_MATMUL": lower_batch_matmul}

@@ -109,7 +109,8 @@ def _lower_resize_bilinear_f32(ctx, inp, out, height, width, align, half):
             lower, upper, w0, w1 = bilinear_neighbours_f32(i, in_size, size, align, half)
             offsets += [lower * step, upper * step]
             weights += [w0, w1]
-        tables += [ParamArray("int32_t", np.array(offsets, np.int32)), ParamArray("float", np.array(weights, np.float32))]
+        tables += [ParamArray("int32_t", np.array(offsets, np.int32)),
+                   ParamArray("float", np.array(weights, np.float32))]
     params = ParamStruct("struct tinyaot_resize_bilinear_f32_params", {
         "batches": inp.shape[0], "output_height": height, "output_width": width, "depth": depth,
         "input_batch_size": in_h * in_w * depth})

@@ -1,8 +1,10 @@
 """float32 test models of the operators whose float32 kernels came after the first
 float32 set (models_float.py): SVDF, SQUARED_DIFFERENCE, PRELU, HARD_SWISH,
-RESIZE_BILINEAR, TRANSPOSE_CONV, ... TFLM's float reference kernels are the
+RESIZE_BILINEAR, TRANSPOSE_CONV, BATCH_MATMUL. TFLM's float reference kernels are the
 oracle: results must be identical. Most are float32 forms of the int8 models
-(tinyaot.testing.variants), so they cover the same parameter space."""
+(tinyaot.testing.variants), so they cover the same parameter space; they run on
+the host only, and float32_ops_sample puts every one of these kernels on the
+QEMU boards in one small model (soft-float there)."""
 
 import numpy as np
 
@@ -34,15 +36,13 @@ def svdf_activations():
 # The SVDF models are stateful: the host test calls them again and again without a reset.
 SVDF_FORMS = ["svdf_rank1_relu", "svdf_rank2_batch2", "svdf_rank2_batch2_relu", "svdf_rank1_batch2_saturating",
               "svdf_keyword_like_stack"]
-# On the QEMU boards: one SVDF stack.
-ON_TARGET = {"svdf_keyword_like_stack"}
 for _name in SVDF_FORMS:
-    test_model(f"{_name}_float32", targets=_name in ON_TARGET, form=True)(variant_of(CATALOG[_name][0], "float32"))
+    test_model(f"{_name}_float32", targets=False, form=True)(variant_of(CATALOG[_name][0], "float32"))
 test_model("svdf_activations_float32", targets=False, form=True)(
     variant_of(svdf_activations, "float32"))
 
 
-@test_model("binary_ranks_float32")
+@test_model("binary_ranks_float32", targets=False)
 def binary_ranks_float32():
     """float32 SQUARED_DIFFERENCE broadcast over 5 dimensions ([2,1,3,1,2] against
     [3,4,2]) and against a scalar constant; PRELU of a 2-D input with a row of alphas
@@ -65,9 +65,9 @@ def binary_ranks_float32():
     return mb.build()
 
 
-# float32 forms of the int8 elementwise and activation models (on the boards: PRELU and HARD_SWISH).
+# float32 forms of the int8 elementwise and activation models.
 for _name in ("squared_difference", "prelu_int8", "hard_swish_int8"):
-    test_model(f"{_name}_float32", targets=_name != "squared_difference", form=True)(
+    test_model(f"{_name}_float32", targets=False, form=True)(
         variant_of(CATALOG[_name][0], "float32"))
 
 
@@ -87,7 +87,7 @@ def resize_bilinear_edges_float32():
     return mb.build()
 
 
-test_model("resize_bilinear_float32", form=True)(variant_of(CATALOG["resize_bilinear"][0], "float32"))
+test_model("resize_bilinear_float32", targets=False, form=True)(variant_of(CATALOG["resize_bilinear"][0], "float32"))
 
 
 @test_model("transpose_conv_activations_float32", targets=False)
@@ -107,4 +107,59 @@ def transpose_conv_activations_float32():
     return mb.build()
 
 
-test_model("transpose_conv_float32", form=True)(variant_of(CATALOG["transpose_conv"][0], "float32"))
+test_model("transpose_conv_float32", targets=False, form=True)(variant_of(CATALOG["transpose_conv"][0], "float32"))
+
+
+@test_model("batch_matmul_ranks_float32", targets=False)
+def batch_matmul_ranks_float32():
+    """float32 BATCH_MATMUL of 5-D operands whose batch dimensions broadcast both
+    ways, and a 2-D product with a long sum (depth 40: the order of the additions
+    shows)."""
+    rng = np.random.default_rng(51)
+    mb = ModelBuilder()
+    a = mb.input("a", "float32", [2, 1, 3, 2, 4])
+    b = mb.input("b", "float32", [1, 2, 1, 5, 4])
+    y = mb.output(mb.tensor("mm5", "float32", [2, 2, 3, 2, 5]))
+    mb.op("BATCH_MATMUL", [a, b], [y], "BatchMatMulOptions", adj_y=True)
+    x = mb.input("x", "float32", [3, 40])
+    w = mb.const("w", (rng.standard_normal((40, 6)) * 100).astype(np.float32))
+    y = mb.output(mb.tensor("mm2", "float32", [3, 6]))
+    mb.op("BATCH_MATMUL", [x, w], [y], "BatchMatMulOptions")
+    return mb.build()
+
+
+test_model("batch_matmul_float32", targets=False, form=True)(variant_of(CATALOG["batch_matmul"][0], "float32"))
+
+
+@test_model("float32_ops_sample")
+def float32_ops_sample():
+    """The QEMU boards' sample of these float32 kernels, one small model: TRANSPOSE_CONV
+    (SAME, stride 2, RELU6), RESIZE_BILINEAR (half_pixel_centers), PRELU -> HARD_SWISH
+    -> SQUARED_DIFFERENCE (broadcast), BATCH_MATMUL (constant rhs) and SVDF (rank 2,
+    RELU)."""
+    rng = np.random.default_rng(52)
+    mb = ModelBuilder()
+
+    def const(shape):
+        return mb.const(f"c{len(mb.tensors)}", rng.standard_normal(shape).astype(np.float32))
+
+    def out(shape):
+        return mb.output(mb.tensor(f"y{len(mb.tensors)}", "float32", shape))
+
+    x = mb.input("x", "float32", [1, 4, 4, 2])
+    mb.op("TRANSPOSE_CONV", [mb.const("shape", np.array([1, 8, 8, 3], np.int32)), const([3, 3, 3, 2]), x,
+                             const([3])], [out([1, 8, 8, 3])], "TransposeConvOptions", padding=SAME, stride_h=2,
+          stride_w=2, fused_activation_function=RELU6)
+    mb.op("RESIZE_BILINEAR", [x, mb.const("size", np.array([6, 7], np.int32))], [out([1, 6, 7, 2])],
+          "ResizeBilinearOptions", half_pixel_centers=True)
+    prelu, swish = (mb.tensor(name, "float32", [1, 4, 4, 2]) for name in ("prelu", "swish"))
+    mb.op("PRELU", [x, const([2])], [prelu])
+    mb.op("HARD_SWISH", [prelu], [swish])
+    mb.op("SQUARED_DIFFERENCE", [swish, const([2])], [out([1, 4, 4, 2])], "SquaredDifferenceOptions")
+    m = mb.input("m", "float32", [2, 3, 5])
+    mb.op("BATCH_MATMUL", [m, const([5, 4])], [out([2, 3, 4])], "BatchMatMulOptions")
+    s = mb.input("s", "float32", [1, 6])
+    state = mb.tensor("state", "float32", [1, 24], variable=True)
+    mb.op("SVDF", [s, const([8, 6]), const([8, 3]), const([4]), state], [out([1, 4])], "SVDFOptions", rank=2,
+          fused_activation_function=RELU)
+    return mb.build()
