@@ -205,13 +205,32 @@ def test_arg_max_refused(tmp_path, in_dtype, axis, out_shape, message):
     ([3, 4], [4, 5], [3, 5], "float32", "int8", r"operator 0 \(BATCH_MATMUL\): tensor 'b': dtype int8 is not "
                                                 r"supported here \(supported: float32\)"),
     ([3, 4], [4, 6], [3, 5], "float32", "float32", r"tensor 'y': output shape \[3, 5\] should be \[3, 6\]"),
+    ([3, 4], [4, 5], [3, 5], "int16", "int8", r"operator 0 \(BATCH_MATMUL\): tensor 'b': dtype int8 is not "
+                                              r"supported here \(supported: int16\)"),
+    ([3, 4], [4, 5], [3, 5], "int16z", "int16z", r"operator 0 \(BATCH_MATMUL\): tensor 'a': int16 zero point "
+                                                 r"must be 0, not 3"),
+    ([3, 131072], [131072, 1], [3, 1], "int16", "int16", r"operator 0 \(BATCH_MATMUL\): tensor 'a': depth 131072 "
+                                                         r"x 2\^30 per product can pass the \+-2\^47"),
 ])
 def test_batch_matmul_refused(tmp_path, a_shape, b_shape, out_shape, a_dtype, b_dtype, message):
     mb = ModelBuilder()
-    quant = {"int8": Q, "float32": {}}
-    a, b = mb.input("a", a_dtype, a_shape, **quant[a_dtype]), mb.input("b", b_dtype, b_shape, **quant[b_dtype])
-    y = mb.tensor("y", a_dtype, out_shape, **quant[a_dtype])
+    quant = {"int8": Q, "float32": {}, "int16": dict(scale=0.001, zero_point=0),
+             "int16z": dict(scale=0.001, zero_point=3)}  # int16 with a zero point
+    dtype = {"int16z": "int16"}
+    a = mb.input("a", dtype.get(a_dtype, a_dtype), a_shape, **quant[a_dtype])
+    b = mb.input("b", dtype.get(b_dtype, b_dtype), b_shape, **quant[b_dtype])
+    y = mb.tensor("y", dtype.get(a_dtype, a_dtype), out_shape, **quant[a_dtype])
     mb.op("BATCH_MATMUL", [a, b], [y], "BatchMatMulOptions")
     mb.output(y)
     with pytest.raises(TinyAotError, match=message):
+        compile_bytes(tmp_path, mb.build())
+
+
+def test_int16_batch_matmul_rescale_beyond_tflm_64_bit(tmp_path):
+    mb = ModelBuilder()
+    a, b = (mb.input(n, "int16", [3, 4], scale=1.0, zero_point=0) for n in "ab")
+    mb.op("BATCH_MATMUL", [a, b], [mb.output(mb.tensor("y", "int16", [3, 3], scale=0.001))], "BatchMatMulOptions",
+          adj_y=True)
+    with pytest.raises(TinyAotError, match=r"operator 0 \(BATCH_MATMUL\): tensor 'y': lhs scale x rhs scale / output "
+                                           r"scale 1000 is 128 or more, beyond TFLM's 64-bit rescale \(shifts below 8\)"):
         compile_bytes(tmp_path, mb.build())

@@ -10,23 +10,7 @@
 #ifndef TINYAOT_BATCH_MATMUL_S8_H
 #define TINYAOT_BATCH_MATMUL_S8_H
 
-#include "tinyaot_common.h"
-
-struct tinyaot_batch_matmul_params {
-    int32_t batches;            /* output matrices */
-    int32_t rows;               /* output rows (lhs rows) */
-    int32_t cols;               /* output columns (rhs columns) */
-    int32_t depth;              /* the summed dimension */
-    int32_t lhs_row_stride;     /* lhs values one output row moves */
-    int32_t lhs_depth_stride;   /* lhs values one depth step moves */
-    int32_t rhs_depth_stride;
-    int32_t rhs_col_stride;
-    int32_t lhs_offset;         /* -lhs zero point */
-    int32_t rhs_offset;         /* -rhs zero point */
-    int32_t output_offset;      /* output zero point */
-    int32_t multiplier;
-    int32_t shift;
-};
+#include "tinyaot_batch_matmul.h"
 
 /* batch_offsets: per output matrix, where its lhs and its rhs matrix start. */
 static void tinyaot_batch_matmul_s8(const struct tinyaot_batch_matmul_params *p, const int32_t *batch_offsets,

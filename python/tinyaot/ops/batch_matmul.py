@@ -1,28 +1,33 @@
-"""BATCH_MATMUL (int8, float32), as TFLM's batch_matmul.cc computes it: lhs
+"""BATCH_MATMUL (int8, int16, float32), as TFLM's batch_matmul.cc computes it: lhs
 [..., A, B] x rhs [..., B, C] (adj_x / adj_y transpose the last two dimensions),
-the leading dimensions broadcast; int8: one output rescale (GetQuantized-
-ConvolutionMultipler: the scales multiplied in float32); float32: each sum
-from 0.0f in depth order, as reference_ops::BatchMatMul<float>."""
+the leading dimensions broadcast; int8 and int16: one output rescale (GetQuantized-
+ConvolutionMultipler: the scales multiplied in float32; int16: zero points 0, int64
+sums, the 64-bit rescale); float32: each sum from 0.0f in depth order, as
+reference_ops::BatchMatMul<float>."""
 
 import itertools
 
 import numpy as np
 
+from tinyaot.ops import s16
 from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, TensorRef
 from tinyaot.ops.strided_copy import contiguous_strides
 from tinyaot.quant import requantize_multiplier
 
 MAX_RANK = 5  # TFLM's BatchMatMulPrepare
+S16_MAX_DEPTH = 1 << 17  # int16: products up to 2^30, their sum below 2^47
 
 
 def lower_batch_matmul(ctx):
     ctx.expect(len(ctx.op.inputs) == 2, f"expects 2 inputs (lhs, rhs), has {len(ctx.op.inputs)}")
     lhs, rhs, out = ctx.input(0), ctx.input(1), ctx.output()
-    ctx.expect_dtype(lhs, "int8", "float32")
+    ctx.expect_dtype(lhs, "int8", "int16", "float32")
     for t in (lhs, rhs, out):
         ctx.expect_dtype(t, lhs.dtype)
-        if lhs.dtype == "int8":
+        if lhs.dtype != "float32":
             ctx.expect_quantized(t)
+    if lhs.dtype == "int16":  # BatchMatMulPrepare requires zero points 0
+        s16.expect_symmetric_int16(ctx, lhs, rhs, out)
     offsets, geometry = _geometry(ctx, lhs, rhs, out)
     if lhs.dtype == "float32":
         return [KernelCall("tinyaot_batch_matmul_f32", [
@@ -30,7 +35,14 @@ def lower_batch_matmul(ctx):
             ParamArray("int32_t", np.array(offsets, np.int32)), TensorRef(lhs.index), TensorRef(rhs.index),
             TensorRef(out.index)])]
     f32 = np.float32
-    multiplier, shift = requantize_multiplier(float(f32(lhs.scale) * f32(rhs.scale)) / float(out.scale))
+    rescale = float(f32(lhs.scale) * f32(rhs.scale)) / float(out.scale)
+    multiplier, shift = requantize_multiplier(rescale)
+    if lhs.dtype == "int16":
+        # TFLM's 64-bit rescale (MultiplyByQuantizedMultiplier) is defined for |sum| < 2^47 and shifts below 8.
+        ctx.expect(geometry["depth"] < S16_MAX_DEPTH, f"depth {geometry['depth']} x 2^30 per product can pass the "
+                                                      "+-2^47 that TFLM's 64-bit rescale is defined for", lhs.index)
+        ctx.expect(shift < 8, f"lhs scale x rhs scale / output scale {rescale:g} is 128 or more, beyond TFLM's "
+                              "64-bit rescale (shifts below 8)", out.index)
     params = ParamStruct("struct tinyaot_batch_matmul_params", {
         **geometry,
         "lhs_offset": -lhs.zero_point,
@@ -39,9 +51,9 @@ def lower_batch_matmul(ctx):
         "multiplier": multiplier,
         "shift": shift,
     })
-    return [KernelCall("tinyaot_batch_matmul_s8", [params, ParamArray("int32_t", np.array(offsets, np.int32)),
-                                                   TensorRef(lhs.index), TensorRef(rhs.index),
-                                                   TensorRef(out.index)])]
+    kernel = "tinyaot_batch_matmul_s8" if lhs.dtype == "int8" else "tinyaot_batch_matmul_s16"
+    return [KernelCall(kernel, [params, ParamArray("int32_t", np.array(offsets, np.int32)), TensorRef(lhs.index),
+                                TensorRef(rhs.index), TensorRef(out.index)])]
 
 
 def _geometry(ctx, lhs, rhs, out):

@@ -19,7 +19,7 @@ FORMS_16X8 = [
     "ds_cnn_kws", "resnet8", "mobilenet_v1_025_96x96x3", "fc_autoencoder", "logistic_int8", "tanh_int8",
     "leaky_relu_int8", "transpose_conv", "relu_relu6", "prelu_int8", "squared_difference",
     "splits", "concat_axes", "concat_in_place", "mul_broadcast_act", "sub_broadcast_act", "add_outer_broadcast",
-    "depthwise_channel_blocks", "resize_nearest", "reshape_views",
+    "depthwise_channel_blocks", "resize_nearest", "reshape_views", "batch_matmul",
 ]
 # On the QEMU boards: a sample.
 ON_TARGET = {"conv_grouped", "mini_mobilenet", "ds_cnn_kws", "transpose_conv"}  # DS-CNN: 32 KB arena, the M3 only
@@ -168,4 +168,16 @@ def prelu_16x8():
               mb.input("alpha_full", "int8", [2, 3, 4], scale=0.02, zero_point=3)]
     for k, (alpha, scale, zp) in enumerate(zip(alphas, (0.0004, 0.0007), (50, -1000))):
         mb.op("PRELU", [x, alpha], [mb.output(mb.tensor(f"p{k}", "int16", [2, 3, 4], scale=scale, zero_point=zp))])
+    return mb.build()
+
+
+@test_model("batch_matmul_deep_16x8", targets=False)
+def batch_matmul_deep_16x8():
+    """int16 BATCH_MATMUL summing 64 products of up to 2^30 each, whose sums leave int32
+    (TFLM's are int64), with adj_y and a broadcast batch."""
+    mb = ModelBuilder()
+    a = mb.input("a", "int16", [2, 3, 64], scale=0.001, zero_point=0)
+    b = mb.input("b", "int16", [1, 4, 64], scale=0.001, zero_point=0)
+    y = mb.tensor("mm", "int16", [2, 3, 4], scale=0.1, zero_point=0)
+    mb.op("BATCH_MATMUL", [a, b], [mb.output(y)], "BatchMatMulOptions", adj_y=True)
     return mb.build()
