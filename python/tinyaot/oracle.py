@@ -47,7 +47,9 @@ def compare_with_tflm(model_path, run_candidate, input_specs, calls=20, seed=0, 
         got = run_candidate(inputs)
         expected = [interp.get_output(i) for i in range(len(got))]
         for i, (e, g) in enumerate(zip(expected, got)):
-            if e.dtype != g.dtype or not np.array_equal(e.reshape(-1), np.asarray(g).reshape(-1)):
+            # Bit for bit: float32 NaNs must match too, and -0.0 is not +0.0.
+            g = np.asarray(g)
+            if e.dtype != g.dtype or e.size != g.size or e.tobytes() != g.tobytes():
                 mismatches.append((call, i, e, g))
         if reset_between:
             interp.reset()

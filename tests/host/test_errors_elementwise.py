@@ -22,7 +22,8 @@ def binary_model(op, shape_a, shape_b, out_shape, out_scale=0.1, act=0):
     a = mb.input("a", "int8", shape_a, **Q)
     b = mb.input("b", "int8", shape_b, **Q)
     y = mb.tensor("y", "int8", out_shape, scale=out_scale, zero_point=0)
-    options = {"ADD": "AddOptions", "SUB": "SubOptions", "MUL": "MulOptions"}.get(op, "MaximumMinimumOptions")
+    options = {"ADD": "AddOptions", "SUB": "SubOptions", "MUL": "MulOptions", "DIV": "DivOptions"}.get(
+        op, "MaximumMinimumOptions")
     fused = {} if op in ("MAXIMUM", "MINIMUM") else {"fused_activation_function": act}
     mb.op(op, [a, b], [y], options, **fused)
     mb.output(y)
@@ -62,12 +63,19 @@ def test_maximum_minimum_with_differing_quantization(tmp_path, op):
         compile_bytes(tmp_path, binary_model(op, [4], [4], [4], out_scale=0.2))
 
 
+def test_int8_div_is_not_supported(tmp_path):
+    with pytest.raises(TinyAotError, match=r"operator 0 \(DIV\): tensor 'a': dtype int8 is not supported here "
+                                           r"\(supported: float32\)"):
+        compile_bytes(tmp_path, binary_model("DIV", [4], [4], [4]))
+
+
 def test_unsupported_fused_activation(tmp_path):
     with pytest.raises(TinyAotError, match=r"operator 0 \(ADD\): fused activation TANH is not supported"):
         compile_bytes(tmp_path, binary_model("ADD", [4], [4], [4], act=4))
 
 
-@pytest.mark.parametrize("op, options", [("ADD", "AddOptions"), ("SQUARED_DIFFERENCE", "SquaredDifferenceOptions")])
+@pytest.mark.parametrize("op, options", [("ADD", "AddOptions"), ("SQUARED_DIFFERENCE", "SquaredDifferenceOptions"),
+                                         ("DIV", "DivOptions")])
 def test_float_op_of_an_int8_tensor(tmp_path, op, options):
     mb = ModelBuilder()
     a, b = mb.input("a", "float32", [4]), mb.input("b", "int8", [4], **Q)

@@ -1,9 +1,9 @@
 /*
- * tinyaot_arith_f32.h - float32 ADD, SUB, MUL, SQUARED_DIFFERENCE and PRELU
- * with broadcasting.
+ * tinyaot_arith_f32.h - float32 ADD, SUB, MUL, DIV, SQUARED_DIFFERENCE and
+ * PRELU with broadcasting.
  *
- * Matches TFLM's float reference kernels (reference_ops::Add, Sub, Mul and
- * their broadcast forms): one IEEE operation per value, then
+ * Matches TFLM's float reference kernels (reference_ops::Add, Sub, Mul, Div
+ * and their broadcast forms): one IEEE operation per value, then
  * ActivationFunctionWithMinMax, min(max(x, lo), hi), written with the same
  * comparisons so that a NaN comes out as TFLM's does. SQUARED_DIFFERENCE
  * (squared_difference.cc: d = a - b, then d * d) and PRELU
@@ -22,11 +22,12 @@
 #define TINYAOT_ARITH_MUL 2
 #define TINYAOT_ARITH_SQUARED_DIFFERENCE 3
 #define TINYAOT_ARITH_PRELU 4
+#define TINYAOT_ARITH_DIV 5
 
 struct tinyaot_arith_f32_params {
     int32_t size;      /* output values */
     int32_t rank;      /* entries in dims/strides, 1..TINYAOT_BROADCAST_MAX_DIMS */
-    int32_t op;        /* TINYAOT_ARITH_ADD, _SUB, _MUL, _SQUARED_DIFFERENCE or _PRELU */
+    int32_t op;        /* TINYAOT_ARITH_ADD, _SUB, _MUL, _DIV, _SQUARED_DIFFERENCE or _PRELU */
     float act_min;     /* the fused activation's range (CalculateActivationRange) */
     float act_max;
 };
@@ -38,6 +39,7 @@ static inline float tinyaot_arith_f32_one(const struct tinyaot_arith_f32_params 
     case TINYAOT_ARITH_ADD: x = a + b; break;
     case TINYAOT_ARITH_SUB: x = a - b; break;
     case TINYAOT_ARITH_MUL: x = a * b; break;
+    case TINYAOT_ARITH_DIV: x = a / b; break;
     case TINYAOT_ARITH_SQUARED_DIFFERENCE: x = a - b; return x * x;
     default: return a >= 0.0f ? a : a * b; /* PRELU, b is alpha */
     }

@@ -162,7 +162,7 @@ def _add_kernel_call(ctx, left_shift, subtract=False, square=False, dtypes=("int
 
 
 def lower_f32(ctx, op, max_rank=MAX_DIMS, why=""):
-    """float32 ADD, SUB, MUL, SQUARED_DIFFERENCE and PRELU: TFLM's float reference
+    """float32 ADD, SUB, MUL, DIV, SQUARED_DIFFERENCE and PRELU: TFLM's float reference
     kernels, one kernel; broadcasts over at most max_rank dimensions (`why`: TFLM's limit)."""
     ctx.expect(len(ctx.op.inputs) == 2, f"expects 2 inputs, has {len(ctx.op.inputs)}")
     a, b, out = ctx.input(0), ctx.input(1), ctx.output()
@@ -217,4 +217,12 @@ def lower_mul(ctx):
                         {"output_multiplier": m, "output_shift": s, "int16": int(a.dtype == "int16")})
 
 
-OPS = {"ADD": lower_add, "SUB": lower_sub, "MUL": lower_mul, "SQUARED_DIFFERENCE": lower_squared_difference}
+def lower_div(ctx):
+    """float32 only (TFLM's int8 DIV is not here)."""
+    ctx.expect(len(ctx.op.inputs) == 2, f"expects 2 inputs, has {len(ctx.op.inputs)}")
+    ctx.expect_dtype(ctx.input(0), "float32")
+    return lower_f32(ctx, "TINYAOT_ARITH_DIV")
+
+
+OPS = {"ADD": lower_add, "SUB": lower_sub, "MUL": lower_mul, "DIV": lower_div,
+       "SQUARED_DIFFERENCE": lower_squared_difference}

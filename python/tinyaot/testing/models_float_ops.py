@@ -1,6 +1,6 @@
 """float32 test models of the operators whose float32 kernels came after the first
 float32 set (models_float.py): SVDF, SQUARED_DIFFERENCE, PRELU, HARD_SWISH,
-RESIZE_BILINEAR, TRANSPOSE_CONV, BATCH_MATMUL. TFLM's float reference kernels are the
+RESIZE_BILINEAR, TRANSPOSE_CONV, BATCH_MATMUL, DIV, EXP, RSQRT. TFLM's float reference kernels are the
 oracle: results must be identical. Most are float32 forms of the int8 models
 (tinyaot.testing.variants), so they cover the same parameter space; they run on
 the host only, and float32_ops_sample puts every one of these kernels on the
@@ -162,4 +162,35 @@ def float32_ops_sample():
     state = mb.tensor("state", "float32", [1, 24], variable=True)
     mb.op("SVDF", [s, const([8, 6]), const([8, 3]), const([4]), state], [out([1, 4])], "SVDFOptions", rank=2,
           fused_activation_function=RELU)
+    return mb.build()
+
+
+@test_model("div_exp_rsqrt_float32", targets=False)
+def div_exp_rsqrt_float32():
+    """float32 DIV (equal shapes, a broadcast divisor, a constant scalar divided by a
+    tensor; RELU6 and RELU_N1_TO_1), EXP on inputs stretched to [-100, 100] (past
+    overflow at 88.7 and underflow) and RSQRT of |x| + 0.001 and of x itself (negative
+    values: NaN, as TFLM). EXP uses the C library's expf: identical to TFLM on the host;
+    tests/target/test_float_on_target.py bounds it in ulps on the boards."""
+    mb = ModelBuilder()
+    x = mb.input("x", "float32", [2, 3, 8])
+    d = mb.input("d", "float32", [3, 1])
+
+    def op(name, inputs, shape, options_type=None, **options):
+        y = mb.output(mb.tensor(name, "float32", shape))
+        mb.op(name.split("_")[0].upper(), inputs, [y], options_type, **options)
+        return y
+
+    op("div_same", [x, x], [2, 3, 8], "DivOptions")
+    op("div_broadcast", [x, d], [2, 3, 8], "DivOptions", fused_activation_function=RELU6)
+    op("div_scalar", [mb.const("three", np.array([3.0], np.float32)), x], [2, 3, 8], "DivOptions",
+       fused_activation_function=RELU_N1_TO_1)
+    wide = mb.tensor("wide", "float32", [2, 3, 8])
+    mb.op("MUL", [x, mb.const("twenty_five", np.array([25.0], np.float32))], [wide], "MulOptions")
+    op("exp", [wide], [2, 3, 8])
+    magnitude, positive = (mb.tensor(name, "float32", [2, 3, 8]) for name in ("magnitude", "positive"))
+    mb.op("MUL", [x, x], [magnitude], "MulOptions")
+    mb.op("ADD", [magnitude, mb.const("small", np.array([0.001], np.float32))], [positive], "AddOptions")
+    op("rsqrt", [positive], [2, 3, 8])
+    op("rsqrt_signed", [x], [2, 3, 8])
     return mb.build()
