@@ -118,7 +118,7 @@ def ram_with_inputs_in_arena(path, plan):
     from tinyaot.compiler import Options, compile_model
     cpu = {"cpu": plan["cpu"]} if plan.get("cpu") else {}  # the report names the core for cmsis-nn only
     model = compile_model(path, Options(plan["name"], alignment=plan["alignment"], inputs_in_arena=True,
-                                        kernels=plan["kernels"], **cpu))
+                                        kernels=plan["kernels"], fusion=plan["fusion"], **cpu))
     return model.arena_size + model.state_size + sum(model.graph.tensors[t].nbytes for t in model.graph.outputs)
 
 

@@ -108,6 +108,9 @@ def _add_codegen_args(p, name_required=True, several=False):
     p.add_argument("--weights", default="linked", choices=["linked", "blob"],
                    help="linked: weights are static const arrays in the .c (default); blob: they go to "
                         "<name>.weights.bin, which the program hands to tinyaot_<name>_bind_weights() at run time")
+    p.add_argument("--no-fusion", action="store_true",
+                   help="keep a convolution's output that only a FULLY_CONNECTED reads in the arena instead of "
+                        "computing it in bands inside that layer (band fusion, on by default with portable kernels)")
     p.add_argument("--cpu", default="cortex-m3", choices=sorted(CPU_ARCH),
                    help="with --kernels cmsis-nn: the core, which decides CMSIS-NN's code path and "
                         "scratch sizes (default cortex-m3: any core without DSP instructions, and the host)")
@@ -116,7 +119,8 @@ def _add_codegen_args(p, name_required=True, several=False):
 def _options(args, name=None):
     from tinyaot.compiler import Options
     return Options(name or args.name, args.alignment, args.weights_section, args.arena_section, args.inputs_in_arena,
-                   args.kernels, args.cpu, getattr(args, "weights", "linked"), getattr(args, "arena_group", None))
+                   args.kernels, args.cpu, getattr(args, "weights", "linked"), getattr(args, "arena_group", None),
+                   fusion=not args.no_fusion)
 
 
 def cmd_compile(args):

@@ -1,16 +1,19 @@
-"""The pipeline, top to bottom: frontend -> views -> lowering -> planner -> codegen."""
+"""The pipeline, top to bottom: frontend -> views -> fusion -> lowering -> planner -> codegen."""
 
 import re
 from dataclasses import dataclass, field
 
 from collections import Counter
+from typing import NamedTuple
 
 from tinyaot.backends import CPU_ARCH, KERNEL_BACKENDS, cmsis_nn
 from tinyaot.errors import TinyAotError, UnsupportedError
 from tinyaot.frontend.tflite_reader import read_tflite
 from tinyaot.ops import LOWERINGS, VIEW_OPS
+from tinyaot.ops.band_fc import lower_band_fc
 from tinyaot.ops.base import LowerContext
 from tinyaot.ops.copy import lower_copy
+from tinyaot.passes.fusion import find_fusions, planning_graph
 from tinyaot.passes.views import find_views
 from tinyaot.planner.greedy import align_up
 from tinyaot.planner.strategies import plan
@@ -32,6 +35,7 @@ class Options:
     cpu: str = "cortex-m3"  # the core the cmsis-nn backend sizes its scratch buffers for
     weights: str = "linked"  # "linked": static const arrays; "blob": <name>.weights.bin, bound at run time
     arena_group: str | None = None  # models of one group share the arena tinyaot_<group>_arena (runs must not overlap)
+    fusion: bool = True  # band fusion of a convolution into its FULLY_CONNECTED (portable kernels only)
 
 
 @dataclass
@@ -42,34 +46,66 @@ class CompiledModel:
     calls: list  # [(operator, [KernelCall, ...])] in execution order
     buffers: list
     arena_size: int
-    lower_bound: int  # classic: no operator's output shares bytes with its inputs
+    lower_bound: int  # classic, of the unfused graph: no operator's output shares bytes with its inputs
     state: dict  # variable tensor index -> offset in the state area
     state_size: int
     backends: dict  # operator index -> (backend, why not the chosen one, or None)
     plan: object  # planner.strategies.PlanOutcome: which strategy won, proven optimal or not
     notes: list = field(default_factory=list)
+    fusions: dict = field(default_factory=dict)  # consumer operator index -> passes.fusion.Fusion
 
 
 def compile_model(path, options):
     check_options(options)
     graph = read_tflite(path)
     views = find_views(graph, options.inputs_in_arena)
-    lowered = lower_all(graph, views, options)
+    fusions = (find_fusions(graph, views, options.alignment)
+               if options.fusion and options.kernels == "portable" else {})
+    planned = _lower_and_plan(graph, views, options, fusions)
+    unfused = _lower_and_plan(graph, views, options, {}) if fusions else planned
+    declined = None
+    if unfused.outcome.arena_size <= planned.outcome.arena_size:
+        # Outputs written over inputs can beat a band (a strided convolution over its input):
+        # fusion is kept only where the whole plan comes out smaller.
+        if fusions:
+            declined = (f"band fusion not used: the unfused arena ({unfused.outcome.arena_size} bytes) is not larger "
+                        f"than the fused one ({planned.outcome.arena_size})")
+        planned, fusions = unfused, {}
+    calls, backends, buffers, outcome = planned
+    state, state_size = place_state(graph, options.alignment)
+    model = CompiledModel(options, graph, views, calls, buffers, outcome.arena_size, unfused.outcome.lower_bound,
+                          state, state_size, backends, outcome, fusions=fusions)
+    if outcome.arena_size != outcome.bound:
+        model.notes.append(outcome.note())
+    for f in fusions.values():
+        model.notes.append(f"fused: {f.describe(graph)}")
+    if fusions:
+        model.notes.append(f"classic lower bound {model.lower_bound} bytes unfused, {outcome.lower_bound} fused")
+    if declined:
+        model.notes.append(declined)
+    return model
+
+
+class _Planned(NamedTuple):
+    calls: list
+    backends: dict
+    buffers: list
+    outcome: object
+
+
+def _lower_and_plan(graph, views, options, fusions):
+    """Lowers every operator (with these fusions), plans the arena and verifies the plan."""
+    lowered = lower_all(graph, views, options, fusions)
     calls = [(op, op_calls) for op, op_calls, _ in lowered]
     backends = {op.index: backend for op, _, backend in lowered}
     scratch = {op.index: [s for c in op_calls for s in c.scratch] for op, op_calls in calls}
     # A declaration speaks for its own call only: with several calls, another may read the input later.
     overlaps = {op.index: op_calls[0].overlaps for op, op_calls in calls if len(op_calls) == 1 and op_calls[0].overlaps}
-    buffers = arena_buffers(graph, views, {k: v for k, v in scratch.items() if v}, options.inputs_in_arena,
-                            overlaps)
+    buffers = arena_buffers(planning_graph(graph, fusions), views, {k: v for k, v in scratch.items() if v},
+                            options.inputs_in_arena, overlaps)
     outcome = plan(buffers, options.alignment)
     verify_plan(buffers, outcome.arena_size, options.alignment, graph.source)
-    state, state_size = place_state(graph, options.alignment)
-    model = CompiledModel(options, graph, views, calls, buffers, outcome.arena_size, outcome.lower_bound,
-                          state, state_size, backends, outcome)
-    if outcome.arena_size != outcome.bound:
-        model.notes.append(outcome.note())
-    return model
+    return _Planned(calls, backends, buffers, outcome)
 
 
 def check_options(options):
@@ -91,14 +127,14 @@ def check_options(options):
                            "Helium (MVE) cores are not)")
 
 
-def lower_all(graph, views, options):
+def lower_all(graph, views, options, fusions):
     """[(operator, calls, backend)] for every operator (see lower_operator). What tinyaot does not support is
     collected over the whole model and reported at once, so that one run shows
     the whole gap; any other error stops at the first operator it concerns."""
     calls, gaps, first_error = [], [], None
     for op in graph.operators:
         try:
-            calls.append((op, *lower_operator(graph, views, op, options)))
+            calls.append((op, *lower_operator(graph, views, op, options, fusions)))
         except UnsupportedError as e:
             gaps.append(e)
         except TinyAotError as e:
@@ -129,7 +165,7 @@ def gap_summary(graph, gaps):
                         f"{'; '.join(parts)} (supported operators: {supported})", file=graph.source)
 
 
-def lower_operator(graph, views, op, options):
+def lower_operator(graph, views, op, options, fusions):
     """(kernel calls, (backend, reason it is not options.kernels or None))."""
     ctx = LowerContext(graph, op)
     if op.index in views.view_ops and op.type in VIEW_OPS:
@@ -145,6 +181,16 @@ def lower_operator(graph, views, op, options):
         calls = lowering(ctx)  # validates the operator, whichever backend runs it
         if op.index in views.view_ops:  # a concatenation whose producers write into its output
             return [], ("view", None)
+        into = next((f for f in fusions.values() if f.producer == op.index), None)
+        if into is not None:
+            return [], ("portable", f"fused: runs in bands inside operator {into.consumer} (FULLY_CONNECTED)")
+        if op.index in fusions:
+            f = fusions[op.index]
+            producer = graph.operators[f.producer]
+            conv_calls = LOWERINGS[producer.type](LowerContext(graph, producer))
+            return lower_band_fc(graph, f, conv_calls, calls), (
+                "portable", f"fused: computes operator {f.producer} ({producer.type}) in bands of "
+                            f"{f.rows} output row{'s' if f.rows > 1 else ''}")
         if options.kernels == "cmsis-nn":
             cmsis_calls, reason = cmsis_nn.lower(ctx, calls, options.cpu)
             return cmsis_calls, ("portable" if reason else "cmsis-nn", reason)

@@ -19,6 +19,7 @@ from pathlib import Path
 from tinyaot import harness
 from tinyaot.backends import KERNEL_BACKENDS
 from tinyaot.bench import model_name
+from tinyaot.codegen.emit import step_title
 
 
 def macs(graph, op):
@@ -56,13 +57,21 @@ def profile_model(path, name, board, kernels="portable", seed=0, serial_port=Non
     hook = prof.hook_instructions if prof.instructions is not None else prof.hook_cycles
     total = figures[0].instructions if prof.instructions is not None else figures[0].cycles
     rows = []
+    fused_in = {f.producer for f in model.fusions.values()}
     for (op, calls), cost in zip(model.calls, per_step):
+        if op.index in fused_in:
+            continue  # runs inside its FULLY_CONNECTED's step (passes/fusion.py): no code, no row of its own
         n = macs(model.graph, op)
-        rows.append({"step": op.index, "type": op.type, "kernels": [c.kernel for c in calls],
+        if op.index in model.fusions:  # one row: both operators' work, and the empty step's few instructions
+            producer = model.fusions[op.index].producer
+            n += macs(model.graph, model.graph.operators[producer])
+            cost += per_step[producer]
+        rows.append({"step": op.index, "type": step_title(model, op), "kernels": [c.kernel for c in calls],
                      unit: cost, "macs": n, f"{unit}_per_mac": round(cost / n, 2) if n else None})
     outside = total - sum(per_step) - hook * (len(per_step) + 1)
     return {"model": name, "board": board, "kernels": kernels, "unit": unit, "total": total,
-            "hook": hook, "outside_operators": outside, "steps": rows, "bit_exact": not mismatches,
+            "hook": hook, "hook_calls": len(per_step) + 1, "outside_operators": outside, "steps": rows,
+            "bit_exact": not mismatches,
             "inputs_in_arena": inputs_in_arena, "macs": int(np.sum([r["macs"] for r in rows]))}
 
 
@@ -86,7 +95,7 @@ def format_profile(p):
     for k, (n, cost, m) in sorted(by_kernel.items(), key=lambda kv: -kv[1][1]):
         lines.append(f"  {k:<36} {n:>5} {cost:>12,} {100 * cost / total:>6.1f} "
                      f"{f'{cost / m:.2f}' if m else '':>8}")
-    lines.append(f"\n  profile hook: {p['hook']} {unit} per call, {len(p['steps']) + 1} calls, taken out; "
+    lines.append(f"\n  profile hook: {p['hook']} {unit} per call, {p['hook_calls']} calls, taken out; "
                  f"outside the operators (argument checks, call overhead): {p['outside_operators']} {unit}")
     return "\n".join(lines)
 

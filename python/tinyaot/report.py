@@ -10,7 +10,7 @@ def print_inspection(model):
     print("\noperators")
     print(f"  {'#':>3}  {'type':<20} {'kernels':<34} inputs -> outputs")
     for op, calls in model.calls:
-        kernels = ", ".join(c.kernel for c in calls) or "(view)"
+        kernels = ", ".join(c.kernel for c in calls) or ("(fused)" if model.backends[op.index][1] else "(view)")
         print(f"  {op.index:>3}  {op.type:<20} {kernels:<34} {op.inputs} -> {op.outputs}")
         backend, reason = model.backends[op.index]
         if reason:
@@ -31,6 +31,9 @@ def print_inspection(model):
         for t, limit in sorted(b.overlaps.items()):
             print(f"  may overlap: {b.name} over {g.tensors[t].name}, starting {limit_words(limit)}")
     overlap = "" if model.plan.overlap_bound == model.lower_bound else f" (overlap-aware {model.plan.overlap_bound})"
+    if model.fusions:
+        overlap = (f" unfused (fused graph: classic {model.plan.lower_bound}, overlap-aware "
+                   f"{model.plan.overlap_bound})")
     print(f"\narena {model.arena_size} bytes, lower bound {model.lower_bound} bytes{overlap}, "
           f"state {model.state_size} bytes, alignment {model.options.alignment}")
     for note in [model.plan.note()] + [n for n in model.notes if n != model.plan.note()]:

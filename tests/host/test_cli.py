@@ -18,7 +18,8 @@ def test_compile_writes_a_self_contained_folder(own_model, tmp_path):
     assert result.returncode == 0, result.stderr
     assert "arena 16 bytes (lower bound 16)" in result.stdout
     files = sorted(p.name for p in out.iterdir())
-    assert files == ["kws.c", "kws.h", "kws.json", "tinyaot.h", "tinyaot_common.h", "tinyaot_fully_connected_s8.h"]
+    assert files == ["kws.c", "kws.h", "kws.json", "tinyaot.h", "tinyaot_common.h", "tinyaot_fully_connected_s8.h",
+                     "tinyaot_fully_connected_s8_params.h"]
     header = (out / "kws.h").read_text()
     for macro in ["TINYAOT_KWS_ARENA_SIZE 16", "TINYAOT_KWS_NUM_INPUTS 1", "TINYAOT_KWS_NUM_OUTPUTS 1",
                   "TINYAOT_KWS_INPUT0_SIZE 32", "TINYAOT_KWS_OUTPUT0_SIZE 6"]:

@@ -14,7 +14,7 @@ from tinyaot.codegen.c_literals import c_array_body, c_comment, c_float, c_int, 
 from tinyaot.codegen.identifiers import member_names
 from tinyaot.errors import TinyAotError
 from tinyaot.ir import DTYPES
-from tinyaot.ops.base import ParamArray, ParamStruct, ScratchRef, TensorRef
+from tinyaot.ops.base import BandInput, BandLoop, ParamArray, ParamStruct, ScratchRef, TensorRef
 
 KERNEL_DIR = resources.files("tinyaot") / "kernels"
 _C_SIZES = {"int8_t": 1, "uint8_t": 1, "int16_t": 2, "uint16_t": 2, "int32_t": 4, "int64_t": 8, "float": 4}
@@ -69,6 +69,16 @@ def _write_bytes(path, data):
         path.write_bytes(data)
 
 
+def step_title(model, op):
+    """The operator's type, or for a fused step both operators' (passes/fusion.py)."""
+    fusion = model.fusions.get(op.index)
+    if fusion is not None:
+        return f"{model.graph.operators[fusion.producer].type} {fusion.producer} in bands + {op.type}"
+    if any(f.producer == op.index for f in model.fusions.values()):
+        return f"{op.type} (fused into a later step)"
+    return op.type
+
+
 def kernel_headers(headers):
     """The kernel headers and every tinyaot header they include, sorted (a
     library's own headers, such as CMSIS-NN's, come from its include path)."""
@@ -102,6 +112,7 @@ class _CodegenContext:
         self.table_bytes = {}  # symbol -> bytes of each per-channel table (folded biases, multipliers)
         self.relaid_bytes = {}  # symbol -> bytes of each weights tensor re-laid out for its kernel
         self.headers = set()
+        self.symbols = {}  # id of a ParamStruct or ParamArray -> its C expression, once emitted
         self.struct_fields = {}  # operator index -> {symbol: fields}: what the code is specialised on
         self.blob = blob.BlobLayout() if model.options.weights == "blob" else None
         self.blob_arrays = []  # (symbol, ctype, values) of ParamArrays bound for the blob
@@ -119,23 +130,54 @@ class _CodegenContext:
         ins = ", ".join(tensors[t].name for t in op.inputs if t >= 0 and not tensors[t].is_constant)
         outs = ", ".join(tensors[t].name for t in op.outputs)
         lines = []
+        scratch_base = 0
         for n, call in enumerate(calls):
-            self.headers.add(call.header_file)
-            args = [self._arg(op, n, k, a, call) for k, a in enumerate(call.args)]
-            lines.append(f"{call.kernel}({', '.join(args)});")
+            suffix = f"op{op.index}" + (f"_{n}" if len(calls) > 1 else "")
+            if isinstance(call, BandLoop):
+                lines += self._band_loop(op, suffix, scratch_base, call)
+            else:
+                lines.append(self._call(op, suffix, scratch_base, call))
+            scratch_base += len(call.scratch)
         if not calls:
             lines.append("view: shares its input's storage, no code")
-        comment = c_comment(f"{op.index}: {op.type} ({ins} -> {outs})")
+        comment = c_comment(f"{op.index}: {step_title(self.model, op)} ({ins} -> {outs})")
         return {"comment": comment, "lines": lines, "calls": bool(calls), "index": index}
 
-    def _arg(self, op, call_index, k, arg, call):
-        suffix = f"op{op.index}" + (f"_{call_index}" if len(self.model.calls[op.index][1]) > 1 else "")
+    def _call(self, op, suffix, scratch_base, call):
+        self.headers.add(call.header_file)
+        args = [self._arg(op, suffix, scratch_base, k, a) for k, a in enumerate(call.args)]
+        return f"{call.kernel}({', '.join(args)});"
+
+    def _band_loop(self, op, suffix, scratch_base, loop):
+        """The C loop of a fused convolution (ops/base.py BandLoop); `band`, `row` and `first`
+        are the names its calls use."""
+        w = loop.window
+        params = self._arg(op, f"{suffix}_conv", scratch_base, 0, loop.params)[1:]  # the struct, not &struct
+        inner = [(f"{suffix}_{k}", c) for k, c in enumerate(loop.before + loop.body + loop.after)]
+        calls = {id(c): self._call(op, name, scratch_base, c) for name, c in inner}
+        lines = [f"{loop.params.ctype} band = {params};",
+                 "int32_t row, first, pad_top;",
+                 *(calls[id(c)] for c in loop.before),
+                 f"for (row = 0; row < {w['output_h']}; row += {loop.rows}) {{",
+                 f"    band.output_h = tinyaot_band_window(row, {loop.rows}, {w['output_h']}, {w['input_h']}, "
+                 f"{w['stride_h']}, {w['dilation_h']}, {w['filter_h']}, {w['pad_h']}, &first, &band.input_h, "
+                 "&pad_top);"]
+        if "pad_h" in loop.params.fields:
+            lines.append("    band.pad_h = pad_top;")
+        lines += [f"    {calls[id(c)]}" for c in loop.body]
+        lines += ["}", *(calls[id(c)] for c in loop.after)]
+        return lines
+
+    def _arg(self, op, suffix, scratch_base, k, arg):
         if isinstance(arg, TensorRef):
             return self.pointer(arg.tensor)
+        if isinstance(arg, BandInput):
+            return f"{self.pointer(arg.tensor)} + first * {arg.row_elements}"
         if isinstance(arg, ScratchRef):
-            offset = self.scratch[(op.index, sum(len(c.scratch) for c in
-                                                  self.model.calls[op.index][1][:call_index]) + arg.index)]
+            offset = self.scratch[(op.index, scratch_base + arg.index)]
             return f"({arg.ctype} *)({self.prefix}_arena + {offset})"
+        if isinstance(arg, (ParamStruct, ParamArray)) and id(arg) in self.symbols:
+            return self.symbols[id(arg)]  # one table used by several calls of a step
         if isinstance(arg, ParamStruct):
             symbol = f"{self.prefix}_{suffix}_params"
             for field, value in arg.fields.items():
@@ -146,9 +188,11 @@ class _CodegenContext:
                                                                    for k, v in arg.fields.items()}
             fields = ",\n".join(f"    .{k} = {c_value(v)}" for k, v in arg.fields.items())
             self.params.append(f"static const {arg.ctype} {symbol} = {{\n{fields}\n}};")
+            self.symbols[id(arg)] = f"&{symbol}"
             return f"&{symbol}"
         if isinstance(arg, ParamArray):
             symbol = f"{self.prefix}_{suffix}_arg{k}"
+            self.symbols[id(arg)] = symbol
             values = np.asarray(arg.values).reshape(-1)
             (self.relaid_bytes if arg.weights else self.table_bytes)[symbol] = len(values) * _C_SIZES[arg.ctype]
             if self.blob is not None:
@@ -271,8 +315,14 @@ class _CodegenContext:
             "inputs_in_arena": m.options.inputs_in_arena,
             "arena_group": m.options.arena_group,
             "arena_size": m.arena_size,
-            "lower_bound": m.lower_bound,
-            "overlap_bound": m.plan.overlap_bound,
+            "lower_bound": m.lower_bound,  # classic, of the graph as if nothing were fused
+            "overlap_bound": m.plan.overlap_bound,  # of the planned (fused) graph
+            "fused_lower_bound": m.plan.lower_bound,  # classic, of the planned (fused) graph
+            "fusion": m.options.fusion,
+            "fusions": [{"producer": f.producer, "consumer": f.consumer, "tensor": g.tensors[f.tensor].name,
+                         "tensor_bytes": g.tensors[f.tensor].nbytes, "band_rows": f.rows,
+                         "band_bytes": f.band_bytes, "accumulator_bytes": f.accumulator_bytes}
+                        for _, f in sorted(m.fusions.items())],
             "state_size": m.state_size,
             "notes": m.notes,
             "planner": {"strategy": m.plan.strategy, "proven_optimal": m.plan.proven_optimal},

@@ -63,6 +63,32 @@ class KernelCall:
         return self.header or f"{self.kernel}.h"
 
 
+@dataclass(frozen=True)
+class BandInput:
+    """In a BandLoop's calls: a convolution's input from the band's first input row on."""
+    tensor: int
+    row_elements: int  # elements of one input row
+
+
+@dataclass
+class BandLoop:
+    """A convolution run band by band inside another operator's step (passes/fusion.py),
+    emitted as a C loop: `before`, then per band of `rows` output rows `body`, then `after`.
+    The generated code names the band's state: `band` (the convolution's parameters
+    `params`, cut to the band by tinyaot_band_window() from the `window` fields), `first`
+    (the band's first input row), `row` (its first output row) and `band.output_h` (its
+    rows). Scratch indices in all three lists count in `scratch`."""
+    kernel: str  # what inspect, the JSON and the profile call it
+    params: ParamStruct
+    window: dict  # output_h, input_h, stride_h, dilation_h, filter_h, pad_h of the whole image
+    rows: int
+    before: list
+    body: list
+    after: list
+    scratch: list
+    overlaps: list = field(default_factory=list)
+
+
 class LowerContext:
     """One operator and its graph, with checks that fail naming the operator."""
 

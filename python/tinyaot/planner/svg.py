@@ -23,6 +23,12 @@ def plan_svg(model):
     y_of = lambda offset: TOP + PLOT_H - offset * scale  # noqa: E731 (offset 0 at the bottom)
     overlap_bound = model.plan.overlap_bound
     overlap_text = "" if overlap_bound == model.lower_bound else f", overlap-aware {overlap_bound} bytes"
+    unfused = " (unfused)" if model.fusions else ""
+    bound_name = "fused graph's" if model.fusions else "overlap-aware"
+    if model.fusions:  # the classic bound is the unfused graph's; the planned graph's is the other line
+        overlap_text = (f" unfused; fused graph's bound {overlap_bound} bytes (fused: "
+                        + ", ".join(f"operator {f.producer} into {f.consumer}" for _, f in sorted(model.fusions.items()))
+                        + ")")
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{TOP + PLOT_H + BOTTOM}" '
            f'font-family="sans-serif" font-size="10">',
            '<defs><pattern id="shared" width="6" height="6" patternUnits="userSpaceOnUse" '
@@ -47,11 +53,11 @@ def plan_svg(model):
         ob = y_of(overlap_bound)
         out.append(f'<line x1="{LEFT}" y1="{ob:.1f}" x2="{LEFT + steps * STEP_W}" y2="{ob:.1f}" stroke="#06c" '
                    f'stroke-dasharray="2 3"/><text x="{LEFT + steps * STEP_W}" y="{ob - 3:.1f}" text-anchor="end" '
-                   f'fill="#06c">overlap-aware bound {overlap_bound}</text>')
+                   f'fill="#06c">{bound_name} bound {overlap_bound}</text>')
     lb = y_of(model.lower_bound)
     out.append(f'<line x1="{LEFT}" y1="{lb:.1f}" x2="{LEFT + steps * STEP_W}" y2="{lb:.1f}" stroke="#c00" '
                f'stroke-dasharray="6 3"/><text x="{LEFT - 4}" y="{lb + 3:.1f}" text-anchor="end" fill="#c00">'
-               f'LB {model.lower_bound}</text>')
+               f'LB{unfused} {model.lower_bound}</text>')
     if model.arena_size != model.lower_bound:
         top = y_of(model.arena_size)
         out.append(f'<text x="{LEFT - 4}" y="{top + 3:.1f}" text-anchor="end">{model.arena_size}</text>')

@@ -1,0 +1,87 @@
+/*
+ * tinyaot_band_fc_s8.h - a convolution computed in bands of output rows, each
+ * band consumed at once by the FULLY_CONNECTED layer that reads the
+ * convolution's output flattened (passes/fusion.py): the whole output is never
+ * stored.
+ *
+ * The generated step loops over the bands: tinyaot_band_window() trims the
+ * convolution's parameters to the band, the unchanged convolution kernel
+ * writes the band into a small scratch buffer, and
+ * tinyaot_band_fc_accumulate_s8() adds the band's slice of every dot product
+ * (weights columns k0 .. k0 + count) to int32 accumulators. Integer sums do not
+ * depend on their order, so tinyaot_band_fc_finish_s8() requantizes exactly
+ * what tinyaot_fully_connected_s8() would (batch 1).
+ */
+#ifndef TINYAOT_BAND_FC_S8_H
+#define TINYAOT_BAND_FC_S8_H
+
+#include <stddef.h>
+
+#include "tinyaot_fully_connected_s8_params.h"
+
+/*
+ * Output rows row .. row + rows - 1 (rows cut at output_h) of a window of
+ * filter_h taps (dilation, stride, top padding pad) over input_h rows read
+ * input rows *first .. *first + *input_rows - 1 at most: the band's call takes
+ * them as its whole input, with *pad_top rows of padding above. A tap outside
+ * them is outside the full input too, so the kernel skips the same taps.
+ * Returns the band's rows.
+ */
+static inline int32_t tinyaot_band_window(int32_t row, int32_t rows, int32_t output_h, int32_t input_h,
+                                          int32_t stride, int32_t dilation, int32_t filter_h, int32_t pad,
+                                          int32_t *first, int32_t *input_rows, int32_t *pad_top)
+{
+    const int32_t top = row * stride - pad;
+    int32_t end;
+    if (rows > output_h - row) {
+        rows = output_h - row;
+    }
+    end = (row + rows - 1) * stride - pad + (filter_h - 1) * dilation + 1;
+    *first = top < 0 ? 0 : top < input_h ? top : input_h;
+    *pad_top = *first - top;
+    *input_rows = (end < input_h ? end : input_h) - *first;
+    if (*input_rows < 0) {
+        *input_rows = 0;
+    }
+    return rows;
+}
+
+/* The accumulators start at the folded bias (see tinyaot_fully_connected_s8), or 0. */
+static void tinyaot_band_fc_start_s8(const struct tinyaot_fully_connected_params *p, const int32_t *bias,
+                                     int32_t *acc)
+{
+    int32_t oc;
+    for (oc = 0; oc < p->output_depth; oc++) {
+        acc[oc] = bias != NULL ? bias[oc] : 0;
+    }
+}
+
+/* Adds sum((w + filter_offset) * x) over inputs k0 .. k0 + count - 1 (held in slice) to each accumulator. */
+static void tinyaot_band_fc_accumulate_s8(const struct tinyaot_fully_connected_params *p, const int8_t *slice,
+                                          int32_t k0, int32_t count, const int8_t *weights, int32_t *acc)
+{
+    int32_t oc, d;
+    int32_t input_sum = 0;
+    if (p->filter_offset != 0) {
+        for (d = 0; d < count; d++) {
+            input_sum += slice[d];
+        }
+        input_sum *= p->filter_offset;
+    }
+    for (oc = 0; oc < p->output_depth; oc++) {
+        acc[oc] += input_sum + tinyaot_fully_connected_dot(slice, weights + oc * p->accum_depth + k0, count);
+    }
+}
+
+static void tinyaot_band_fc_finish_s8(const struct tinyaot_fully_connected_params *p, const int32_t *multiplier,
+                                      const int32_t *shift, const int32_t *acc, int8_t *output)
+{
+    int32_t oc;
+    for (oc = 0; oc < p->output_depth; oc++) {
+        const int32_t ch = p->per_channel ? oc : 0;
+        output[oc] = tinyaot_requantize_s8(acc[oc], multiplier[ch], shift[ch], p->output_offset, p->act_min,
+                                           p->act_max);
+    }
+}
+
+#endif /* TINYAOT_BAND_FC_S8_H */

@@ -1,0 +1,105 @@
+"""Band fusion (passes/fusion.py): a convolution computed in bands inside the FULLY_CONNECTED
+that reads it, bit-exact with TFLM, with the RAM it saves proven by the plan."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT, shared_model
+from host.test_codegen import SANITIZER_SCRIPT, sanitizer_env
+from tinyaot.compiler import Options, compile_model
+from tinyaot.errors import TinyAotError
+from tinyaot.planner.greedy import align_up
+from tinyaot.planner.verify import verify_plan
+from tinyaot.testing import catalog
+from tinyaot.testing.cli import run_tinyaot
+
+FUSED = [n for n in catalog.names() if n.startswith("fusion_")]
+
+
+def _model(name, own_model):
+    return shared_model(name) if name.startswith("tflm_") else own_model(name)
+
+
+@pytest.mark.parametrize("name", FUSED + ["tflm_micro_speech_quantized"])
+def test_fused_model_matches_tflm_under_sanitizers(name, own_model, tmp_path):
+    """Every band (top and bottom padding, strides, dilation, a last band of fewer rows) gives
+    TFLM's values, with no access outside the arena or the trimmed input (ASan/UBSan)."""
+    path = _model(name, own_model)
+    assert compile_model(path, Options("m")).fusions, f"{name} is not fused: the test would test nothing"
+    script = SANITIZER_SCRIPT.format(python=str(ROOT / "python"), tests=str(ROOT / "tests"), model=str(path),
+                                     name=name, out=str(tmp_path / name))
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=sanitizer_env())
+    assert "SANITIZED-OK" in result.stdout, f"{name}:\n{result.stdout}\n{result.stderr[-4000:]}"
+
+
+@pytest.mark.parametrize("inputs_in_arena", [False, True])
+@pytest.mark.parametrize("name", FUSED + ["tflm_micro_speech_quantized"])
+def test_fused_arena_is_below_the_unfused_lower_bound(name, inputs_in_arena, own_model):
+    """The fused plan beats the unfused graph's classic lower bound by at least the
+    intermediate tensor less the band and accumulator scratch (and less the FULLY_CONNECTED's
+    output when that is in the arena: it is now live with the convolution's input); both
+    report that bound."""
+    path = _model(name, own_model)
+    fused = compile_model(path, Options("m", inputs_in_arena=inputs_in_arena))
+    unfused = compile_model(path, Options("m", inputs_in_arena=inputs_in_arena, fusion=False))
+    assert not unfused.fusions
+    if not fused.fusions:
+        # The input in the arena under an output written over it can beat the band: then the
+        # compiler keeps the unfused plan, and says so.
+        assert inputs_in_arena and fused.arena_size == unfused.arena_size
+        assert any(n.startswith("band fusion not used: the unfused arena") for n in fused.notes)
+        return
+    assert len(fused.fusions) == 1
+    (f,) = fused.fusions.values()
+    a = fused.options.alignment
+    saved = align_up(fused.graph.tensors[f.tensor].nbytes, a) - align_up(f.band_bytes, a) - \
+        align_up(f.accumulator_bytes, a)
+    saved -= sum(align_up(b.size, a) for b in fused.buffers if b.tensor in fused.graph.operators[f.consumer].outputs)
+    assert saved > 0
+    assert fused.lower_bound == unfused.lower_bound == unfused.plan.lower_bound
+    assert fused.arena_size <= unfused.lower_bound - saved
+    assert fused.arena_size < unfused.arena_size
+    # Nothing in the fused plan holds the intermediate, and the scratch is the step's.
+    assert all(b.tensor != f.tensor for b in fused.buffers)
+    assert sorted(b.size for b in fused.buffers if b.name.startswith(f"scratch:op{f.consumer}:")) == \
+        sorted([f.band_bytes, f.accumulator_bytes])
+
+
+def test_verifier_rejects_the_band_over_the_convolutions_input(own_model):
+    """The convolution's input is read by every band: the plan keeps it live through the
+    FULLY_CONNECTED's step, so the verifier refuses a band scratch placed over it."""
+    model = compile_model(own_model("fusion_conv_odd_padding_grouped"), Options("m", inputs_in_arena=True))
+    (f,) = model.fusions.values()
+    conv_input = next(b for b in model.buffers if b.tensor == model.graph.operators[f.producer].inputs[0])
+    band = next(b for b in model.buffers if b.name == f"scratch:op{f.consumer}:1")
+    assert (conv_input.first, conv_input.last) == (0, f.consumer) and band.size == f.band_bytes
+    verify_plan(model.buffers, model.arena_size, 16, "m.tflite")
+    band.offset = conv_input.offset
+    with pytest.raises(TinyAotError, match="live at the same step and overlap"):
+        verify_plan(model.buffers, model.arena_size, 16, "m.tflite")
+
+
+def test_no_fusion_switch_and_inspect(own_model, tmp_path):
+    path = own_model("fusion_depthwise_stride2_multiplier")
+    for flags, fusions, arena in (([], 1, 160), (["--no-fusion"], 0, 400)):
+        result = run_tinyaot("compile", path, "--name", "m", "--out", tmp_path / str(fusions), *flags)
+        assert result.returncode == 0, result.stderr
+        report = json.loads((tmp_path / str(fusions) / "m.json").read_text())
+        assert (len(report["fusions"]), report["arena_size"], report["lower_bound"]) == (fusions, arena, 400)
+        assert report["fusion"] == (not flags)
+    c = (tmp_path / "1" / "m.c").read_text()
+    assert "for (row = 0; row < 11; row += 4) {" in c and "tinyaot_depthwise_conv2d_s8(&band," in c
+    out = run_tinyaot("inspect", path, "--name", "m").stdout
+    assert "(fused)" in out and "tinyaot_depthwise_conv2d_s8+tinyaot_band_fc_s8" in out
+    assert "fused: operator 0 (DEPTHWISE_CONV_2D) runs inside operator 1 (FULLY_CONNECTED) in bands of 4 output " \
+           "rows: tensor 'dw3' (396 bytes) is never stored; scratch 144 + 4 bytes" in out
+    assert "arena 160 bytes, lower bound 400 bytes unfused (fused graph: classic 160, overlap-aware 160)" in out
+
+
+def test_cmsis_nn_backend_does_not_fuse(own_model):
+    """Fusion needs the portable convolution kernels' band parameters: with CMSIS-NN the pair is kept."""
+    model = compile_model(own_model("fusion_depthwise_stride2_multiplier"), Options("m", kernels="cmsis-nn"))
+    assert not model.fusions
