@@ -110,7 +110,7 @@ def _add_codegen_args(p, name_required=True, several=False):
                         "<name>.weights.bin, which the program hands to tinyaot_<name>_bind_weights() at run time")
     p.add_argument("--no-fusion", action="store_true",
                    help="keep a convolution's output that only a FULLY_CONNECTED reads in the arena instead of "
-                        "computing it in bands inside that layer (band fusion, on by default with portable kernels)")
+                        "computing it in bands inside that layer (band fusion, on by default)")
     p.add_argument("--cpu", default="cortex-m3", choices=sorted(CPU_ARCH),
                    help="with --kernels cmsis-nn: the core, which decides CMSIS-NN's code path and "
                         "scratch sizes (default cortex-m3: any core without DSP instructions, and the host)")

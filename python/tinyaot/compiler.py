@@ -59,8 +59,7 @@ def compile_model(path, options):
     check_options(options)
     graph = read_tflite(path)
     views = find_views(graph, options.inputs_in_arena)
-    fusions = (find_fusions(graph, views, options.alignment)
-               if options.fusion and options.kernels == "portable" else {})
+    fusions = find_fusions(graph, views, options.alignment) if options.fusion else {}
     planned = _lower_and_plan(graph, views, options, fusions)
     unfused = _lower_and_plan(graph, views, options, {}) if fusions else planned
     declined = None
@@ -183,22 +182,29 @@ def lower_operator(graph, views, op, options, fusions):
             return [], ("view", None)
         into = next((f for f in fusions.values() if f.producer == op.index), None)
         if into is not None:
-            return [], ("portable", f"fused: runs in bands inside operator {into.consumer} (FULLY_CONNECTED)")
+            return [], (options.kernels, f"fused: runs in bands inside operator {into.consumer} (FULLY_CONNECTED)")
         if op.index in fusions:
             f = fusions[op.index]
             producer = graph.operators[f.producer]
-            conv_calls = LOWERINGS[producer.type](LowerContext(graph, producer))
+            conv_calls, backend = _backend_calls(LowerContext(graph, producer), LOWERINGS[producer.type], options)
             return lower_band_fc(graph, f, conv_calls, calls), (
-                "portable", f"fused: computes operator {f.producer} ({producer.type}) in bands of "
-                            f"{f.rows} output row{'s' if f.rows > 1 else ''}")
-        if options.kernels == "cmsis-nn":
-            cmsis_calls, reason = cmsis_nn.lower(ctx, calls, options.cpu)
-            return cmsis_calls, ("portable" if reason else "cmsis-nn", reason)
-        return calls, ("portable", None)
+                backend[0], f"fused: computes operator {f.producer} ({producer.type}) in bands of "
+                            f"{f.rows} output row{'s' if f.rows > 1 else ''}"
+                            + (f" (on portable kernels: {backend[1]})" if backend[1] else ""))
+        return _backend_calls(ctx, lambda _: calls, options)
     except UnsupportedError:
         raise
     except TinyAotError as e:  # raised by shared helpers that do not know the operator
         raise e.located(file=graph.source, op_index=op.index, op_type=op.type) from None
+
+
+def _backend_calls(ctx, lowering, options):
+    """(calls, (backend, reason)) of a validated operator on options.kernels."""
+    calls = lowering(ctx)
+    if options.kernels == "cmsis-nn":
+        cmsis_calls, reason = cmsis_nn.lower(ctx, calls, options.cpu)
+        return cmsis_calls, ("portable" if reason else "cmsis-nn", reason)
+    return calls, ("portable", None)
 
 
 def place_state(graph, alignment):

@@ -9,6 +9,7 @@ import pytest
 
 from conftest import ROOT, shared_model
 from host.test_codegen import SANITIZER_SCRIPT, sanitizer_env
+from host.test_models_host import check_against_tflm
 from tinyaot.compiler import Options, compile_model
 from tinyaot.errors import TinyAotError
 from tinyaot.planner.greedy import align_up
@@ -99,7 +100,13 @@ def test_no_fusion_switch_and_inspect(own_model, tmp_path):
     assert "arena 160 bytes, lower bound 400 bytes unfused (fused graph: classic 160, overlap-aware 160)" in out
 
 
-def test_cmsis_nn_backend_does_not_fuse(own_model):
-    """Fusion needs the portable convolution kernels' band parameters: with CMSIS-NN the pair is kept."""
-    model = compile_model(own_model("fusion_depthwise_stride2_multiplier"), Options("m", kernels="cmsis-nn"))
-    assert not model.fusions
+@pytest.mark.parametrize("name", FUSED + ["tflm_micro_speech_quantized"])
+def test_fused_model_with_cmsis_nn_matches_tflm(name, own_model, tmp_path, cmsis_nn):
+    """CMSIS-NN's convolution kernels on each band (trimmed input, top padding) give TFLM's values."""
+    path = _model(name, own_model)
+    model = compile_model(path, Options("m", kernels="cmsis-nn"))
+    assert model.fusions
+    # Grouped filters stay on the portable kernel (CMSIS-NN has none), fused all the same.
+    on_cmsis = any(c.kernel.startswith("tinyaot_cmsis_") for _, calls in model.calls for c in calls)
+    assert on_cmsis == (name != "fusion_conv_odd_padding_grouped")
+    check_against_tflm(path, name, tmp_path, calls=5, kernels="cmsis-nn")

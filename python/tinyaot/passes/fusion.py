@@ -5,7 +5,7 @@ never stored.
 A CONV_2D or DEPTHWISE_CONV_2D (int8, batch 1) whose output tensor X has one
 reader, a FULLY_CONNECTED (int8, batch 1) taking X flattened as its input, is
 run inside the FULLY_CONNECTED's step (ops/band_fc.py): per band of output
-rows, the convolution kernel writes the band into a scratch buffer and the
+rows, the convolution kernel (portable or CMSIS-NN) writes the band into a scratch buffer and the
 fully connected layer adds that slice of its dot products (weights columns of
 the band's rows) to N int32 accumulators, which are requantized once at the end.
 The int8 values of X and the integer sums are those of the unfused pair, so the
