@@ -28,74 +28,37 @@ struct tinyaot_depthwise_conv2d_params {
 };
 
 /*
- * One tap of four adjacent output channels: w points at their four weights, in
- * at the input they read: four adjacent channels (in_step 1, depth multiplier
- * 1) or one channel all four share (in_step 0: one input load serves all four).
- */
-static TINYAOT_ALWAYS_INLINE void tinyaot_depthwise_tap4(const int8_t *in, const int8_t *w, int32_t in_step,
-                                                         int32_t a[4])
-{
-    a[0] += (int32_t)w[0] * in[0];
-    a[1] += (int32_t)w[1] * in[in_step];
-    a[2] += (int32_t)w[2] * in[2 * in_step];
-    a[3] += (int32_t)w[3] * in[3 * in_step];
-}
-
-/*
  * Four adjacent output channels' sums of w * x over a window of rows x cols
- * taps, added to acc (in, w and in_step as tinyaot_depthwise_tap4's). Always
- * inlined, so each in_step gets its own loop.
+ * taps, added to acc. w points at their first weights; in at the input they
+ * read: four adjacent channels (in_step 1, depth multiplier 1) or one channel
+ * all four share (in_step 0). Always inlined, so each in_step gets its own
+ * loop: one input load per tap serves all four when they share it.
  */
 static TINYAOT_ALWAYS_INLINE void tinyaot_depthwise_window4(const int8_t *in, const int8_t *w, int32_t in_step,
                                                             int32_t rows, int32_t cols, int32_t in_x,
                                                             int32_t in_y, int32_t w_x, int32_t w_y,
                                                             int32_t acc[4])
 {
-    int32_t a[4];
+    int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
     int32_t fy, fx;
-    a[0] = acc[0];
-    a[1] = acc[1];
-    a[2] = acc[2];
-    a[3] = acc[3];
     for (fy = rows; fy > 0; fy--) {
         const int8_t *in_tap = in;
         const int8_t *w_tap = w;
         for (fx = cols; fx > 0; fx--) {
-            tinyaot_depthwise_tap4(in_tap, w_tap, in_step, a);
+            a0 += (int32_t)w_tap[0] * in_tap[0];
+            a1 += (int32_t)w_tap[1] * in_tap[in_step];
+            a2 += (int32_t)w_tap[2] * in_tap[2 * in_step];
+            a3 += (int32_t)w_tap[3] * in_tap[3 * in_step];
             in_tap += in_x;
             w_tap += w_x;
         }
         in += in_y;
         w += w_y;
     }
-    acc[0] = a[0];
-    acc[1] = a[1];
-    acc[2] = a[2];
-    acc[3] = a[3];
-}
-
-/* tinyaot_depthwise_window4 over a whole 3x3 window of adjacent channels, each row's taps written out. */
-static TINYAOT_ALWAYS_INLINE void tinyaot_depthwise_window4_3x3(const int8_t *in, const int8_t *w, int32_t in_x,
-                                                                int32_t in_y, int32_t w_x, int32_t w_y,
-                                                                int32_t acc[4])
-{
-    int32_t a[4];
-    int32_t fy;
-    a[0] = acc[0];
-    a[1] = acc[1];
-    a[2] = acc[2];
-    a[3] = acc[3];
-    for (fy = 3; fy > 0; fy--) {
-        tinyaot_depthwise_tap4(in, w, 1, a);
-        tinyaot_depthwise_tap4(in + in_x, w + w_x, 1, a);
-        tinyaot_depthwise_tap4(in + 2 * in_x, w + 2 * w_x, 1, a);
-        in += in_y;
-        w += w_y;
-    }
-    acc[0] = a[0];
-    acc[1] = a[1];
-    acc[2] = a[2];
-    acc[3] = a[3];
+    acc[0] = a0;
+    acc[1] = a1;
+    acc[2] = a2;
+    acc[3] = a3;
 }
 
 /*
@@ -242,8 +205,8 @@ static void tinyaot_depthwise_conv2d_s8(const struct tinyaot_depthwise_conv2d_pa
                     }
                     /* The common 3x3 window inside the input gets its taps unrolled (constant trip counts). */
                     if (in_step && !border && rows == 3 && cols == 3) {
-                        tinyaot_depthwise_window4_3x3(window + ic, w_window + oc, tap_step_x, tap_step_y,
-                                                      output_ch, filter_row, acc);
+                        tinyaot_depthwise_window4(window + ic, w_window + oc, 1, 3, 3, tap_step_x, tap_step_y,
+                                                  output_ch, filter_row, acc);
                     } else if (in_step) {
                         tinyaot_depthwise_window4(window + ic, w_window + oc, 1, rows, cols, tap_step_x, tap_step_y,
                                                   output_ch, filter_row, acc);
