@@ -122,7 +122,8 @@ def svdf_model_f32(state_dtype="float32", activation=0):
 
 @pytest.mark.parametrize("over,message", [
     (dict(state_dtype="int16"), r"tensor 'state': dtype int16 is not supported here \(supported: float32\)"),
-    (dict(activation=4), r"fused activation TANH is not supported \(supported: NONE, RELU, RELU_N1_TO_1, RELU6\)"),
+    (dict(activation=6), r"fused activation 6 is not supported \(supported: NONE, RELU, RELU_N1_TO_1, RELU6, TANH, "
+                         r"SIGN_BIT\)"),
 ])
 def test_float32_refused_with_a_clear_error(tmp_path, over, message):
     with pytest.raises(TinyAotError, match=r"m\.tflite: operator 0 \(SVDF\): " + message):

@@ -7,7 +7,8 @@
  *   3. per filter, time_row . state_row summed from 0.0f in memory order,
  *   4. out[unit] = bias (0.0f without one), then += each of the unit's `rank`
  *      filter sums in order, then the fused activation with TFLM's
- *      ActivationValFloat (fmaxf/fminf, as TFLM outside Zephyr).
+ *      ActivationValFloat (fmaxf/fminf, as TFLM outside Zephyr; TANH is the
+ *      C library's tanhf, SIGN_BIT 1.0f for a set sign bit, else 0.0f).
  * TFLM does step 1 for all rows, then 2 for all, then 3 into a scratch buffer;
  * rows are independent, so doing 1-3 filter by filter gives the same floats
  * with no scratch memory. Identical to TFLM where the compiler does not fuse a
@@ -27,6 +28,8 @@
 #define TINYAOT_SVDF_ACT_RELU 1
 #define TINYAOT_SVDF_ACT_RELU_N1_TO_1 2
 #define TINYAOT_SVDF_ACT_RELU6 3
+#define TINYAOT_SVDF_ACT_TANH 4
+#define TINYAOT_SVDF_ACT_SIGN_BIT 5
 
 struct tinyaot_svdf_f32_params {
     int32_t batches;
@@ -67,6 +70,8 @@ static inline float tinyaot_svdf_f32_activate(int32_t activation, float x)
     case TINYAOT_SVDF_ACT_RELU: return fmaxf(0.0f, x);
     case TINYAOT_SVDF_ACT_RELU_N1_TO_1: return fmaxf(-1.0f, fminf(x, 1.0f));
     case TINYAOT_SVDF_ACT_RELU6: return fmaxf(0.0f, fminf(x, 6.0f));
+    case TINYAOT_SVDF_ACT_TANH: return tanhf(x);
+    case TINYAOT_SVDF_ACT_SIGN_BIT: return signbit(x) ? 1.0f : 0.0f;
     default: return x;
     }
 }

@@ -6,7 +6,7 @@ Checks and constants follow TFLM's PrepareSvdf (micro/kernels/svdf_common.cc).
 """
 
 from tinyaot.ops.base import KernelCall, ParamStruct, TensorRef, optional_ref
-from tinyaot.quant import ACT_NONE, ACT_RELU, ACT_RELU6, ACT_RELU_N1_TO_1, ACTIVATION_NAMES, requantize_multiplier
+from tinyaot.quant import ACTIVATION_NAMES, requantize_multiplier
 
 INPUT, FEATURE, TIME, BIAS, STATE = range(5)
 
@@ -65,16 +65,15 @@ def _sizes(ctx, inp, feature, time, bias, state, out):
 
 def lower_f32(ctx):
     """float32: TFLM's EvalFloatSvdfReference (kernels/tinyaot_svdf_f32.h), which,
-    unlike the integer path, applies the fused activation."""
+    unlike the integer path, applies the fused activation (any the schema has)."""
     inp, feature, time, bias, state, out = _tensors(ctx)
     for t in (inp, feature, time, bias, state, out):
         if t is not None:
             ctx.expect_dtype(t, "float32")
     sizes = _sizes(ctx, inp, feature, time, bias, state, out)
     activation = ctx.op.options.get("fused_activation_function", 0)
-    ctx.expect(activation in (ACT_NONE, ACT_RELU, ACT_RELU_N1_TO_1, ACT_RELU6),
-               f"fused activation {ACTIVATION_NAMES.get(activation, activation)} is not supported "
-               "(supported: NONE, RELU, RELU_N1_TO_1, RELU6)")
+    ctx.expect(activation in ACTIVATION_NAMES, f"fused activation {activation} is not supported "
+               f"(supported: {', '.join(ACTIVATION_NAMES.values())})")
     params = ParamStruct("struct tinyaot_svdf_f32_params", {**sizes, "activation": activation})
     return [KernelCall("tinyaot_svdf_f32", [
         params, TensorRef(inp.index), TensorRef(feature.index), TensorRef(time.index),

@@ -15,19 +15,19 @@ from tinyaot.testing.catalog import CATALOG, test_model
 from tinyaot.testing.models_conv import SAME, VALID
 from tinyaot.testing.variants import variant_of
 
-NONE, RELU, RELU_N1_TO_1, RELU6 = 0, 1, 2, 3
+NONE, RELU, RELU_N1_TO_1, RELU6, TANH, SIGN_BIT = 0, 1, 2, 3, 4, 5
 
 
 def svdf_activations():
-    """Three SVDF layers on one input: RELU_N1_TO_1 and RELU6 (which TFLM's float
-    SVDF applies, unlike its integer one), and a memory of 1. Built in int8 and
-    registered in float32 form only. (No bias: tests/host/test_errors_svdf.py,
+    """SVDF layers on one input with RELU_N1_TO_1, RELU6, TANH and SIGN_BIT (which
+    TFLM's float SVDF applies, unlike its integer one), and a memory of 1. Built in
+    int8 and registered in float32 form only. (No bias: tests/host/test_errors_svdf.py,
     since TFLM crashes on it.)"""
     rng = np.random.default_rng(45)
     mb = ModelBuilder()
     in_scale = np.float32(0.05)
     x = mb.input("x", "int8", [2, 10], scale=in_scale, zero_point=0)
-    for act, rank, memory in ((RELU_N1_TO_1, 1, 3), (RELU6, 3, 2), (NONE, 2, 1)):
+    for act, rank, memory in ((RELU_N1_TO_1, 1, 3), (RELU6, 3, 2), (NONE, 2, 1), (TANH, 1, 2), (SIGN_BIT, 2, 3)):
         y, _ = models_svdf.svdf(mb, rng, x, in_scale, 2, 10, 4, rank, memory, out_zp=0, act=act)
         mb.output(y)
     return mb.build()
