@@ -1,7 +1,8 @@
 """int16 LOGISTIC and TANH (16x8) against TFLM on every int16 input, at every scale of
 LOGISTIC_TANH_16X8_SCALES: checks the generated sigmoid table (tinyaot.ops.lut.sigmoid_table)
 by behaviour, all 256 knots and both signs, and both of TFLM's input rescale paths. What TFLM
-refuses, tinyaot refuses in one line naming the operator and the tensor."""
+refuses, tinyaot refuses in one line naming the operator and the tensor. RELU and LEAKY_RELU
+(int8 and int16) on every input, at scales where how their factors are computed shows."""
 
 import numpy as np
 import pytest
@@ -17,29 +18,66 @@ from tinyaot.testing.models_16x8 import LOGISTIC_TANH_16X8_SCALES, logistic_tanh
 EVERY_INT16 = np.arange(-32768, 32768, dtype=np.int16)
 
 
-def test_every_int16_input_matches_tflm(tmp_path):
+def every_input_outputs(tmp_path, data, inputs, extra_arena=4 << 20):
+    """(TFLM's outputs, tinyaot's outputs) of a model given `inputs`."""
     path = tmp_path / "every.tflite"
-    path.write_bytes(logistic_tanh_16x8_model([EVERY_INT16.size]))
+    path.write_bytes(data)
     emit(compile_model(path, Options("every")), tmp_path / "out")
-    interp = tflm_interpreter(path, extra_arena=4 << 20)
+    interp = tflm_interpreter(path, extra_arena=extra_arena)
     with HostModel(tmp_path / "out", "every") as host:
-        for i in range(len(LOGISTIC_TANH_16X8_SCALES)):
-            interp.set_input(EVERY_INT16, i)
-            host.set_input(i, EVERY_INT16)
+        for i, x in enumerate(inputs):
+            interp.set_input(x, i)
+            host.set_input(i, x)
         interp.invoke()
         host.run()
-        differing = {}
-        for i in range(2 * len(LOGISTIC_TANH_16X8_SCALES)):
-            expected, got = interp.get_output(i), host.get_output(i)
-            assert expected.dtype == got.dtype == np.int16
-            if not np.array_equal(expected, got):
-                differing[("LOGISTIC", "TANH")[i % 2], LOGISTIC_TANH_16X8_SCALES[i // 2]] = \
-                    int(np.count_nonzero(expected != got))
-        # At scale 2^-11 the table's steps are 6 inputs: every segment holds dozens of inputs of
-        # either sign, and both ends saturate.
-        logistic, tanh = host.get_output(2), host.get_output(3)
-        assert (logistic.min(), logistic.max(), tanh.min(), tanh.max()) == (1, 32767, -32767, 32767)
+        got = [host.get_output(i) for i in range(len(host.outputs))]
+    return [interp.get_output(i) for i in range(len(got))], got
+
+
+def test_every_int16_input_matches_tflm(tmp_path):
+    scales = LOGISTIC_TANH_16X8_SCALES
+    expected, got = every_input_outputs(tmp_path, logistic_tanh_16x8_model([EVERY_INT16.size]),
+                                        [EVERY_INT16] * len(scales))
+    differing = {}
+    for i, (e, g) in enumerate(zip(expected, got)):
+        assert e.dtype == g.dtype == np.int16
+        if not np.array_equal(e, g):
+            differing[("LOGISTIC", "TANH")[i % 2], scales[i // 2]] = int(np.count_nonzero(e != g))
+    # At scale 2^-11 the table's steps are 6 inputs: every segment holds dozens of inputs of
+    # either sign, and both ends saturate.
+    logistic, tanh = got[2], got[3]
+    assert (logistic.min(), logistic.max(), tanh.min(), tanh.max()) == (1, 32767, -32767, 32767)
     assert not differing, f"values differing from TFLM, per (operator, input scale): {differing}"
+
+
+# (dtype, input scale, input zero point, output scale, output zero point, LEAKY_RELU's alpha or None
+# for RELU): scales whose rescale factors differ between float32 and double arithmetic at some
+# inputs (0.0005 / 0.0006 at every rounding tie), which only every input reliably reaches.
+RESCALED = [
+    ("int8", 0.0005, 0, 0.0006, 0, None), ("int16", 0.0005, 0, 0.0006, 0, None),
+    ("int8", 0.0005, 10, 0.0006, 19, 0.5), ("int16", 0.0005, -7821, 0.0006, 5045, 0.5),
+    ("int16", 0.0015196849, -2544, 0.0012349784, 5877, 0.66797215),
+    ("int16", 0.0018825151, 4391, 0.0018721796, -7954, 1.5),
+    ("int16", 0.00065305555, -7927, 0.0094126025, 5308, -0.633464),
+]
+
+
+def test_relu_and_leaky_relu_match_tflm_on_every_input(tmp_path):
+    mb = ModelBuilder()
+    inputs = []
+    for k, (dtype, in_scale, in_zp, out_scale, out_zp, alpha) in enumerate(RESCALED):
+        values = EVERY_INT16 if dtype == "int16" else np.arange(-128, 128, dtype=np.int8)
+        x = mb.input(f"x{k}", dtype, [values.size], scale=in_scale, zero_point=in_zp)
+        y = mb.output(mb.tensor(f"y{k}", dtype, [values.size], scale=out_scale, zero_point=out_zp))
+        if alpha is None:
+            mb.op("RELU", [x], [y])
+        else:
+            mb.op("LEAKY_RELU", [x], [y], "LeakyReluOptions", alpha=alpha)
+        inputs.append(values)
+    expected, got = every_input_outputs(tmp_path, mb.build(), inputs)
+    differing = {RESCALED[i]: int(np.count_nonzero(e != g)) for i, (e, g) in enumerate(zip(expected, got))
+                 if not np.array_equal(e, g)}
+    assert not differing, f"values differing from TFLM, per case: {differing}"
 
 
 def one_op(op="LOGISTIC", in_dtype="int16", out_dtype="int16", in_scale=2**-12, in_zp=0, out_scale=1 / 32768,

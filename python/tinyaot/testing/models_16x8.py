@@ -181,3 +181,39 @@ def batch_matmul_deep_16x8():
     y = mb.tensor("mm", "int16", [2, 3, 4], scale=0.1, zero_point=0)
     mb.op("BATCH_MATMUL", [a, b], [mb.output(y)], "BatchMatMulOptions", adj_y=True)
     return mb.build()
+
+
+@test_model("int16_operators_sample")
+def int16_operators_sample():
+    """One small model for the boards with the int16 operators the other on-target models
+    lack: RELU, RELU6 (a zero point), LEAKY_RELU (zero points, negative alpha), PRELU (int8
+    alpha), SQUARED_DIFFERENCE (a broadcast), BATCH_MATMUL (int64 sums)."""
+    mb = ModelBuilder()
+    x = mb.input("x", "int16", [2, 16], scale=0.0005, zero_point=0)
+    xz = mb.input("xz", "int16", [2, 16], scale=0.0004, zero_point=-200)
+    row = mb.input("row", "int16", [1, 16], scale=0.0007, zero_point=0)
+
+    def op(kind, inputs, shape, scale, zero_point=0, options_type=None, **options):
+        y = mb.tensor(f"{kind.lower()}{len(mb.tensors)}", "int16", shape, scale=scale, zero_point=zero_point)
+        mb.op(kind, inputs, [mb.output(y)], options_type, **options)
+
+    op("RELU", [x], [2, 16], 0.0006)
+    op("RELU6", [xz], [2, 16], 0.0004, -200)
+    op("LEAKY_RELU", [xz], [2, 16], 0.0002, 900, "LeakyReluOptions", alpha=-0.4)
+    alpha = mb.const("alpha", np.arange(-8, 8, dtype=np.int8) * 15, scale=0.01, zero_point=2)
+    op("PRELU", [xz, alpha], [2, 16], 0.0005, 40)
+    op("SQUARED_DIFFERENCE", [x, row], [2, 16], 0.01, 0, "SquaredDifferenceOptions")
+    op("BATCH_MATMUL", [x, row], [2, 1], 0.05, 0, "BatchMatMulOptions", adj_y=True)
+    return mb.build()
+
+
+@test_model("relu_rescale_below_one", targets=False)
+def relu_rescale_below_one():
+    """int8 and int16 RELU rescaling by 0.0005 / 0.0006 (float32 scales): divided in double
+    that is just above 5/6, in float32 just below, and every input 3 mod 6 is a rounding tie
+    between the two (TFLM as the tests run it divides in double)."""
+    mb = ModelBuilder()
+    for dtype in ("int8", "int16"):
+        x = mb.input(f"x_{dtype}", dtype, [4, 32], scale=0.0005, zero_point=0)
+        mb.op("RELU", [x], [mb.output(mb.tensor(f"relu_{dtype}", dtype, [4, 32], scale=0.0006, zero_point=0))])
+    return mb.build()
