@@ -35,7 +35,7 @@ class Options:
     cpu: str = "cortex-m3"  # the core the cmsis-nn backend sizes its scratch buffers for
     weights: str = "linked"  # "linked": static const arrays; "blob": <name>.weights.bin, bound at run time
     arena_group: str | None = None  # models of one group share the arena tinyaot_<group>_arena (runs must not overlap)
-    fusion: bool = True  # band fusion of a convolution into its FULLY_CONNECTED (portable kernels only)
+    fusion: bool = True  # band fusion of a convolution into its FULLY_CONNECTED (passes/fusion.py)
 
 
 @dataclass

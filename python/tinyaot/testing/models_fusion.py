@@ -5,7 +5,8 @@ Each model is one such pair (the band height follows from the row's work, see
 fusion.MIN_BAND_MACS) and between them they stress the banding: top and bottom
 padding (even and odd), strides 1, 2 and 3, dilation, a depth multiplier, 1x1,
 grouped and depthwise producers, row counts the band does not divide, 1 to 200
-outputs, per-channel and per-tensor weights, input zero points.
+outputs, per-channel and per-tensor weights, input zero points. (Their bands are
+capped by RAM, fusion.MAX_BAND_SHARE, so they hold a few rows each.)
 """
 
 import numpy as np
@@ -32,7 +33,7 @@ def _pair(seed, in_shape, in_q, layer, units, fc_per_channel, **kwargs):
 @test_model("fusion_depthwise_stride2_multiplier")
 def fusion_depthwise_stride2_multiplier():
     """Depthwise 5x3, SAME (2 rows of padding top and bottom), strides 2x2, depth multiplier 2:
-    11 output rows in bands of 4 (4, 4, 3); one output, per-tensor."""
+    11 output rows in bands of 2 (the last one row); one output, per-tensor."""
     return _pair(70, [1, 21, 12, 3], (0.05, -5), depthwise, 1, False, out_shape=[1, 11, 6, 6],
                  filter_hw=(5, 3), multiplier=2, stride=(2, 2), act=RELU, out_zp=-128)
 
@@ -64,6 +65,6 @@ def fusion_depthwise_dilation_same():
 @test_model("fusion_conv_odd_padding_grouped", targets=False)
 def fusion_conv_odd_padding_grouped():
     """Grouped convolution 4x4 (2 groups), SAME with stride 1 (1 row of padding on top, 2 at the
-    bottom): one row per band; 30 outputs, per-tensor."""
+    bottom): 12 rows in bands of 3; 30 outputs, per-tensor."""
     return _pair(74, [1, 12, 10, 4], (0.05, -20), conv, 30, False, out_shape=[1, 12, 10, 8], filter_hw=(4, 4),
                  filter_ch=2, out_zp=-128, act=RELU)
