@@ -110,3 +110,11 @@ def test_fused_model_with_cmsis_nn_matches_tflm(name, own_model, tmp_path, cmsis
     on_cmsis = any(c.kernel.startswith("tinyaot_cmsis_") for _, calls in model.calls for c in calls)
     assert on_cmsis == (name != "fusion_conv_odd_padding_grouped")
     check_against_tflm(path, name, tmp_path, calls=5, kernels="cmsis-nn")
+
+
+def test_plan_svg_names_both_bounds(own_model):
+    """The picture keeps the unfused graph's classic LB and draws the fused graph's bound."""
+    from tinyaot.planner.svg import plan_svg
+    svg = plan_svg(compile_model(own_model("fusion_depthwise_stride2_multiplier"), Options("m")))
+    assert "lower bound 400 bytes unfused; fused graph's bound 96 bytes (fused: operator 0 into 1)" in svg
+    assert "LB (unfused) 400</text>" in svg and "fused graph's bound 96</text>" in svg

@@ -56,10 +56,14 @@ static void tinyaot_band_fc_start_s8(const struct tinyaot_fully_connected_params
     }
 }
 
-/* Adds sum((w + filter_offset) * x) over inputs k0 .. k0 + count - 1 (held in slice) to each accumulator. */
+/*
+ * Adds sum((w + filter_offset) * x) over inputs k0 .. k0 + count - 1 (held in slice) to each
+ * accumulator; two outputs at a time, so that each input value loaded serves both.
+ */
 static void tinyaot_band_fc_accumulate_s8(const struct tinyaot_fully_connected_params *p, const int8_t *slice,
                                           int32_t k0, int32_t count, const int8_t *weights, int32_t *acc)
 {
+    const int32_t depth = p->accum_depth, output_depth = p->output_depth;
     int32_t oc, d;
     int32_t input_sum = 0;
     if (p->filter_offset != 0) {
@@ -68,8 +72,20 @@ static void tinyaot_band_fc_accumulate_s8(const struct tinyaot_fully_connected_p
         }
         input_sum *= p->filter_offset;
     }
-    for (oc = 0; oc < p->output_depth; oc++) {
-        acc[oc] += input_sum + tinyaot_fully_connected_dot(slice, weights + oc * p->accum_depth + k0, count);
+    for (oc = 0; oc + 1 < output_depth; oc += 2) {
+        const int8_t *w0 = weights + oc * depth + k0;
+        const int8_t *w1 = w0 + depth;
+        int32_t sum0 = input_sum, sum1 = input_sum;
+        for (d = 0; d < count; d++) {
+            const int32_t x = slice[d];
+            sum0 += (int32_t)w0[d] * x;
+            sum1 += (int32_t)w1[d] * x;
+        }
+        acc[oc] += sum0;
+        acc[oc + 1] += sum1;
+    }
+    if (oc < output_depth) {
+        acc[oc] += input_sum + tinyaot_fully_connected_dot(slice, weights + oc * depth + k0, count);
     }
 }
 
