@@ -118,3 +118,38 @@ def test_plan_svg_names_both_bounds(own_model):
     svg = plan_svg(compile_model(own_model("fusion_depthwise_stride2_multiplier"), Options("m")))
     assert "lower bound 400 bytes unfused; fused graph's bound 96 bytes (fused: operator 0 into 1)" in svg
     assert "LB (unfused) 400</text>" in svg and "fused graph's bound 96</text>" in svg
+
+
+def _random_pair(rng, k):
+    """A seeded random convolution/depthwise -> FULLY_CONNECTED pair large enough to be fused."""
+    from tinyaot.ops.conv import out_size
+    from tinyaot.testing.models_conv import conv, depthwise
+    from tinyaot.testing.models_fusion import _pair
+    kind = [conv, depthwise][k % 2]
+    fh, fw = int(rng.integers(1, 6)), int(rng.integers(1, 4))
+    sh, sw = int(rng.integers(1, 4)), int(rng.integers(1, 3))
+    dh = int(rng.integers(1, 3)) if fh > 1 else 1
+    padding = int(rng.integers(0, 2))
+    h, w, c = int(rng.integers(12, 30)), int(rng.integers(4, 12)), int(rng.integers(1, 5))
+    oh, ow = out_size(padding, h, fh, sh, dh), out_size(padding, w, fw, sw, 1)
+    mult = int(rng.integers(1, 4)) if kind is depthwise else 1
+    oc = c * mult if kind is depthwise else int(rng.integers(2, 9))
+    extra = {"multiplier": mult} if kind is depthwise else {}
+    return _pair(100 + k, [1, h, w, c], (0.05, int(rng.integers(-20, 20))), kind, int(rng.integers(1, 40)),
+                 bool(k % 3), out_shape=[1, oh, ow, oc], filter_hw=(fh, fw), padding=padding, stride=(sh, sw),
+                 dilation=(dh, 1), **extra)
+
+
+def test_random_pairs_match_tflm(tmp_path):
+    """Seeded random shapes (filters, strides 1-3, dilation, SAME/VALID, depth multipliers,
+    1 to 39 outputs): every fused one matches TFLM."""
+    import numpy as np
+    rng = np.random.default_rng(7)
+    fused = 0
+    for k in range(12):
+        path = tmp_path / f"pair{k}.tflite"
+        path.write_bytes(_random_pair(rng, k))
+        if compile_model(path, Options("m")).fusions:
+            fused += 1
+            check_against_tflm(path, f"pair{k}", tmp_path / f"pair{k}", calls=3)
+    assert fused >= 8, f"only {fused} of 12 random pairs were fused: the test would test little"
