@@ -2,7 +2,9 @@
 its output may overlap an input runs in C, under ASan/UBSan, with the output placed at
 every allowed distance d from the input in one buffer (and just past the limit), over
 seeded random shapes and parameters; the result must equal, byte for byte, the run with
-separate buffers, which must equal TFLM's.
+separate buffers, which must equal TFLM's. The float32 and 16x8 kernels are proven on the
+float32 and 16x8 forms of the same random models (tinyaot.testing.variants), with the
+output moved a whole element at a time.
 
 A kernel whose read/write order changes so that a declared overlap no longer holds
 fails here: then correct its declaration in ops/overlap.py, not this test.
@@ -21,6 +23,7 @@ from tinyaot.modelbuilder import ModelBuilder
 from tinyaot.oracle import random_inputs, tflm_interpreter
 from tinyaot.ops.conv import PADDING_SAME, PADDING_VALID, out_size
 from tinyaot.testing.models_conv import conv, depthwise, pool
+from tinyaot.testing.variants import variant_of
 
 CASES = 8  # per family
 
@@ -78,7 +81,7 @@ def _elementwise_model(rng, family):
     in_scale, in_zp = float(rng.uniform(0.005, 0.1)), int(rng.integers(-50, 50))
     x = mb.input("x", "int8", shape, scale=in_scale, zero_point=in_zp)
     out_q = dict(scale=float(rng.uniform(0.005, 0.1)), zero_point=int(rng.integers(-50, 50)))
-    if family == "logistic":
+    if family in ("logistic", "softmax"):
         out_q = dict(scale=1.0 / 256, zero_point=-128)
     elif family == "tanh":
         out_q = dict(scale=1.0 / 128, zero_point=0)
@@ -98,6 +101,8 @@ def _elementwise_model(rng, family):
         mb.op(family.upper(), [x, other], [y], "AddOptions" if family == "add" else "MulOptions")
     elif family == "leaky_relu":
         mb.op("LEAKY_RELU", [x], [y], "LeakyReluOptions", alpha=float(rng.uniform(0.05, 0.5)))
+    elif family == "softmax":
+        mb.op("SOFTMAX", [x], [y], "SoftmaxOptions", beta=float(rng.uniform(0.5, 2.0)))
     else:
         mb.op({"relu": "RELU", "relu6": "RELU6", "logistic": "LOGISTIC", "tanh": "TANH", "hard_swish": "HARD_SWISH",
                "quantize": "QUANTIZE"}[family], [x], [y])
@@ -107,15 +112,24 @@ def _elementwise_model(rng, family):
 
 WINDOW = ["depthwise", "conv", "pointwise", "avg_pool", "max_pool"]
 ELEMENTWISE = ["relu", "relu6", "logistic", "tanh", "leaky_relu", "hard_swish", "quantize", "add", "mul", "pad"]
-# Bytes past the declared limit within which some case must break: the declaration is as
-# tight as the kernel's order (1), or short by at most the output channels a convolution
-# computes together before writing them (its declaration counts whole pixels or pixel pairs).
-SLACK = {"conv": 8, "pointwise": 8}
+# The families whose float32 and 16x8 kernels declare overlaps.
+FORM_FAMILIES = {
+    "float32": WINDOW + ["relu", "relu6", "logistic", "tanh", "leaky_relu", "softmax", "add", "mul", "pad"],
+    "16x8": WINDOW + ["add", "mul", "pad"],
+}
+# Elements past the declared limit within which some case must break: the declaration is as
+# tight as the kernel's order (1), or short by at most the output channels the int8
+# convolutions compute together before writing them (their declarations count whole pixels
+# or pixel pairs; the float32 and 16x8 ones compute one value at a time: exact).
+SLACK = {("conv", None): 8, ("pointwise", None): 8}
 
 DRIVER = r"""
 #include <stdio.h>
 #include <string.h>
 %(includes)s
+
+/* Whole elements of any dtype at every distance tried. */
+#define ALIGNED __attribute__((aligned(16)))
 
 /* Runs case `model` with input `k` copied into big at base and the output at base + d. */
 static int run_at(const struct tinyaot_model *model, void **inputs, const int8_t *data, unsigned k,
@@ -146,8 +160,8 @@ int main(void)
 CASE = r"""
     {
 %(data)s
-        static int8_t ref[%(out)d];
-        static int8_t big[%(big)d];
+        static int8_t ref[%(out)d] ALIGNED;
+        static int8_t big[%(big)d] ALIGNED;
         void *inputs[] = {%(inputs)s};
         void *outs[] = {ref};
         long d;
@@ -160,7 +174,7 @@ CASE = r"""
             printf(" %%d", ref[i]);
         }
         printf("\n");
-        for (d = %(d_min)d; d <= %(d_max)d; d++) {
+        for (d = %(d_min)d; d <= %(d_max)d; d += %(step)d) {
             if (run_at(&tinyaot_%(name)s_model, inputs, in%(k)d, %(k)d, %(in)d, %(out)d, big, %(base)d, d, ref)) {
                 printf("%(name)s differs %%ld\n", d);
             }
@@ -173,14 +187,16 @@ def _c_bytes(values):
     return ", ".join(str(int(v)) for v in np.asarray(values).reshape(-1).view(np.int8))
 
 
-def _run_family(family, tmp_path):
-    """{case: (declared D, TFLM output, separate-buffer output, distances that differ)}."""
+def _run_family(family, form, tmp_path):
+    """{case: (declared D, TFLM output as bytes, separate-buffer output, distances that differ)};
+    form: None (int8), "float32" or "16x8"."""
     rng = np.random.default_rng(sum(map(ord, family)))
     cases, body, includes = {}, [], []
+    build = _window_model if family in WINDOW else _elementwise_model
     for n in range(CASES):
         name = f"{family}{n}"
         path = tmp_path / f"{name}.tflite"
-        path.write_bytes((_window_model if family in WINDOW else _elementwise_model)(rng, family))
+        path.write_bytes(variant_of(lambda: build(rng, family), form)() if form else build(rng, family))
         model = compile_model(path, Options(name))
         (op, calls), = model.calls
         declared = calls[0].overlaps
@@ -197,12 +213,14 @@ def _run_family(family, tmp_path):
         in_t, _, limit = declared[0]
         k = list(op.inputs).index(in_t)
         in_bytes, out_bytes = inputs[k].nbytes, model.graph.tensors[op.outputs[0]].nbytes
-        cases[name] = (limit, interp.get_output(0).reshape(-1), None, [])
-        data = "\n".join(f"        static int8_t in{i}[{x.nbytes}] = {{{_c_bytes(x)}}};" for i, x in enumerate(inputs))
+        step, past = inputs[k].itemsize, SLACK.get((family, form), 1) * inputs[k].itemsize
+        cases[name] = (limit, interp.get_output(0).reshape(-1).view(np.int8), None, [])
+        data = "\n".join(f"        static int8_t in{i}[{x.nbytes}] ALIGNED = {{{_c_bytes(x)}}};"
+                         for i, x in enumerate(inputs))
         body.append(CASE % dict(name=name, data=data, out=out_bytes, **{"in": in_bytes}, k=k, base=out_bytes,
-                                big=out_bytes + max(in_bytes, limit + SLACK.get(family, 1) + out_bytes) + 1,
+                                big=out_bytes + max(in_bytes, limit + past + out_bytes) + 1,
                                 inputs=", ".join(f"in{i}" for i in range(len(inputs))),
-                                d_min=-(out_bytes - 1), d_max=limit + SLACK.get(family, 1)))
+                                d_min=-(out_bytes - step), d_max=limit + past, step=step))
         includes.append(f'#include "{name}.c"')
     driver = tmp_path / "driver.c"
     driver.write_text(DRIVER % dict(includes="\n".join(includes), body="".join(body)))
@@ -210,7 +228,7 @@ def _run_family(family, tmp_path):
     cc = os.environ.get("CC", "cc")
     # -O2 as the firmware: the compiler may reorder only what aliasing rules allow.
     subprocess.run([cc, *WARNING_FLAGS, "-Wno-unused-function", "-O2", "-g", *SANITIZE_FLAGS, "-I", str(tmp_path),
-                    str(driver), "-o", str(exe)], check=True, capture_output=True, text=True)
+                    str(driver), "-o", str(exe), "-lm"], check=True, capture_output=True, text=True)
     result = subprocess.run([str(exe)], capture_output=True, text=True,
                             env=dict(os.environ, ASAN_OPTIONS="detect_leaks=0"))
     assert result.returncode == 0, result.stderr[-3000:]
@@ -224,11 +242,13 @@ def _run_family(family, tmp_path):
     return cases
 
 
-@pytest.mark.parametrize("family", WINDOW + ELEMENTWISE)
-def test_output_overlapping_the_input_as_declared_changes_nothing(family, tmp_path):
-    cases = _run_family(family, tmp_path)
+@pytest.mark.parametrize("family, form", [(f, None) for f in WINDOW + ELEMENTWISE]
+                         + [(f, form) for form, families in FORM_FAMILIES.items() for f in families])
+def test_output_overlapping_the_input_as_declared_changes_nothing(family, form, tmp_path):
+    cases = _run_family(family, form, tmp_path)
     assert len(cases) >= CASES // 2, f"only {len(cases)} of {CASES} random {family} cases declare an overlap"
-    slack, past_limit = SLACK.get(family, 1), 0
+    itemsize = 1 if form is None else 4 if form == "float32" else 2
+    slack, past_limit = SLACK.get((family, form), 1) * itemsize, 0
     for name, (limit, expected, separate, differs) in cases.items():
         assert np.array_equal(separate, expected.astype(np.int64)), f"{name}: separate buffers differ from TFLM"
         allowed = [d for d in differs if d <= limit]

@@ -204,7 +204,8 @@ def _lower_f32(ctx, kind, alpha=0.0):
     _expect_same_shape(ctx, inp, out)
     params = ParamStruct("struct tinyaot_activation_f32_params", {
         "size": inp.num_elements, "kind": kind, "alpha": float(np.float32(alpha))})
-    return [KernelCall("tinyaot_activation_f32", [params, TensorRef(inp.index), TensorRef(out.index)])]
+    return [KernelCall("tinyaot_activation_f32", [params, TensorRef(inp.index), TensorRef(out.index)],
+                       overlaps=overlap.elementwise(inp, out))]
 
 
 def _relu_call(inp, out, fields):

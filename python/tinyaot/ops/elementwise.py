@@ -177,7 +177,8 @@ def lower_f32(ctx, op, max_rank=MAX_DIMS, why=""):
         "size": out.num_elements, "rank": len(dims), "op": op, "act_min": act_min, "act_max": act_max})
     walk = [ParamArray("int32_t", np.array(d, np.int32)) for d in (dims, sa, sb)]
     return [KernelCall("tinyaot_arith_f32", [params, *walk, TensorRef(a.index), TensorRef(b.index),
-                                             TensorRef(out.index)])]
+                                             TensorRef(out.index)],
+                       overlaps=[d for t in (a, b) for d in overlap.elementwise(t, out)])]
 
 
 def _is_float(ctx):

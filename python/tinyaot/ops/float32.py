@@ -11,6 +11,7 @@ checks are theirs, shared.
 
 import numpy as np
 
+from tinyaot.ops import overlap
 from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, TensorRef, optional_ref, window_fields
 from tinyaot.quant import float_activation_range
 
@@ -37,7 +38,8 @@ def conv(ctx, inp, weights, bias, out, geometry, groups):
         "act_min": act_min, "act_max": act_max,
     })
     return [KernelCall("tinyaot_conv2d_f32", [params, TensorRef(inp.index), TensorRef(weights.index),
-                                              optional_ref(bias), TensorRef(out.index)])]
+                                              optional_ref(bias), TensorRef(out.index)],
+                       overlaps=overlap.convolution_per_filter(inp, out, geometry, groups))]
 
 
 def depthwise(ctx, inp, weights, bias, out, geometry, multiplier):
@@ -50,7 +52,8 @@ def depthwise(ctx, inp, weights, bias, out, geometry, multiplier):
         "act_min": act_min, "act_max": act_max,
     })
     return [KernelCall("tinyaot_depthwise_conv2d_f32", [params, TensorRef(inp.index), TensorRef(weights.index),
-                                                        optional_ref(bias), TensorRef(out.index)])]
+                                                        optional_ref(bias), TensorRef(out.index)],
+                       overlaps=overlap.depthwise(inp, out, geometry, multiplier))]
 
 
 def transpose_conv(ctx, inp, weights, bias, out, geometry):
@@ -72,7 +75,8 @@ def pool(ctx, average, inp, out, geometry):
         "average": int(average),
         "act_min": act_min, "act_max": act_max,
     })
-    return [KernelCall("tinyaot_pool_f32", [params, TensorRef(inp.index), TensorRef(out.index)])]
+    return [KernelCall("tinyaot_pool_f32", [params, TensorRef(inp.index), TensorRef(out.index)],
+                       overlaps=overlap.pooling(inp, out, geometry))]
 
 
 def softmax(ctx, inp, out):
@@ -82,13 +86,15 @@ def softmax(ctx, inp, out):
     depth = inp.shape[-1]
     params = ParamStruct("struct tinyaot_softmax_f32_params", {
         "outer_size": inp.num_elements // depth if depth else 0, "depth": depth, "beta": float(beta)})
-    return [KernelCall("tinyaot_softmax_f32", [params, TensorRef(inp.index), TensorRef(out.index)])]
+    return [KernelCall("tinyaot_softmax_f32", [params, TensorRef(inp.index), TensorRef(out.index)],
+                       overlaps=overlap.elementwise(inp, out))]
 
 
 def logistic_or_tanh(ctx, inp, out, tanh):
     expect_float32(ctx, out)
     params = ParamStruct("struct tinyaot_logistic_f32_params", {"size": inp.num_elements, "tanh": int(tanh)})
-    return [KernelCall("tinyaot_logistic_f32", [params, TensorRef(inp.index), TensorRef(out.index)])]
+    return [KernelCall("tinyaot_logistic_f32", [params, TensorRef(inp.index), TensorRef(out.index)],
+                       overlaps=overlap.elementwise(inp, out))]
 
 
 def mean(ctx, out, tables):

@@ -8,6 +8,9 @@ that is read, D <= i - t(i), t(i) being the first output byte written at or afte
 last read of i. tests/host/test_overlap*.py run every declaring kernel in C at every
 allowed d (and just past the limit where it is tight); a kernel whose loop order
 changes must keep them passing, by changing the declaration here if need be.
+The window kernels' bounds are worked out in elements and declared in bytes: their
+input and output have one element size (int8, int16 or float32), and each element
+is read, or written, whole.
 The CMSIS-NN backend's kernels declare nothing: their order is not ours to prove.
 """
 
@@ -23,17 +26,18 @@ def _declared(inp, out, limit):
 
 def elementwise(inp, out):
     """A forward walk reading element k of the input before writing element k of the
-    output, elements of one size: the output may start at the input (D = 0)."""
+    output, elements of one size: the output may start at the input (D = 0). Also
+    tinyaot_softmax_f32, whose row's reads all come before or with its writes."""
     same = inp.nbytes == out.nbytes and tuple(inp.shape) == tuple(out.shape)
     return _declared(inp, out, 0) if same else []
 
 
 def forward_copy(inp, out, last):
-    """tinyaot_pad walks the output forward, reading input byte k just before writing
-    it to its place p(k) >= k; `last`: p of the last input byte, the furthest any byte
-    moves up. Each write lands at or below the byte just read when the output starts
-    at most that far below the input (int8: bytes are values)."""
-    return _declared(inp, out, (inp.nbytes - 1) - last)
+    """tinyaot_pad walks the output forward byte by byte, reading input byte k just
+    before writing it to its place p(k) >= k; `last`: the output element the last
+    input element lands on, the furthest any byte moves up. Each write lands at or
+    below the byte just read when the output starts at most that far below the input."""
+    return _declared(inp, out, inp.nbytes - (last + 1) * inp.itemsize)
 
 
 def _last_reader(size, out_size, taps, stride, dilation, pad):
@@ -75,7 +79,8 @@ def window_kernel(inp, out, geometry, channel_first_write):
     rows = _last_reader(inp.shape[1], g["output_h"], g["filter_h"], g["stride_h"], g.get("dilation_h", 1), g["pad_h"])
     cols = _last_reader(inp.shape[2], g["output_w"], g["filter_w"], g["stride_w"], g.get("dilation_w", 1), g["pad_w"])
     co = out.shape[3]
-    return _declared(inp, out, _limit(inp.shape, out.shape, rows, cols, channel_first_write, lambda p: p * co))
+    limit = _limit(inp.shape, out.shape, rows, cols, channel_first_write, lambda p: p * co)
+    return _declared(inp, out, None if limit is None else limit * inp.itemsize)
 
 
 def depthwise(inp, out, geometry, depth_multiplier):
@@ -83,13 +88,16 @@ def depthwise(inp, out, geometry, depth_multiplier):
     each after every tap it reads (a few channels computed together, then written);
     input channel c feeds output channels c * multiplier ... c * multiplier +
     multiplier - 1, so output bytes from the last of them on come after its reads.
-    (With multiplier 1 that is as tight as the kernel's order allows.)"""
+    (With multiplier 1 that is as tight as the kernel's order allows.) The float32
+    and int16 kernels compute one output channel at a time, in the same order: the
+    same bound, exact for them."""
     last = np.arange(inp.shape[3]) * depth_multiplier + depth_multiplier - 1
     return window_kernel(inp, out, geometry, last)
 
 
 def pooling(inp, out, geometry):
-    """tinyaot_avg_pool_s8 / tinyaot_max_pool_s8 reduce one channel's window, then write it."""
+    """tinyaot_avg_pool_s8 / tinyaot_max_pool_s8 (and _pool_s16, _pool_f32) reduce one
+    channel's window, then write it."""
     return window_kernel(inp, out, geometry, np.arange(inp.shape[3]))
 
 
@@ -97,6 +105,14 @@ def convolution(inp, out, geometry):
     """tinyaot_conv2d_s8 reads an output pixel's window again for each pair of filters and
     writes between: a pixel's input is safe to overwrite only from the next pixel on."""
     return window_kernel(inp, out, geometry, np.full(inp.shape[3], out.shape[3]))
+
+
+def convolution_per_filter(inp, out, geometry, groups):
+    """tinyaot_conv2d_f32 and tinyaot_conv2d_s16 compute one output value at a time,
+    filter by filter, each from its group's channels of the pixel's window, and write
+    it: input channel c is last read by the last filter of its group."""
+    group_of = np.arange(inp.shape[3]) // (inp.shape[3] // groups)
+    return window_kernel(inp, out, geometry, (group_of + 1) * (out.shape[3] // groups) - 1)
 
 
 def pointwise(inp, out, stride_h, stride_w):

@@ -51,7 +51,7 @@ def _lower(ctx, kernel):
     })
     if inp.dtype == "int16":
         return [KernelCall("tinyaot_pool_s16", [params, int(kernel == "tinyaot_avg_pool_s8"), TensorRef(inp.index),
-                                                TensorRef(out.index)])]
+                                                TensorRef(out.index)], overlaps=overlap.pooling(inp, out, geometry))]
     return [KernelCall(kernel, [params, TensorRef(inp.index), TensorRef(out.index)],
                        overlaps=overlap.pooling(inp, out, geometry))]
 

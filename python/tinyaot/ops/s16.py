@@ -11,6 +11,7 @@ dispatch here on the input's dtype and keep the shape checks.
 
 import numpy as np
 
+from tinyaot.ops import overlap
 from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, TensorRef, optional_ref, window_fields
 from tinyaot.quant import per_channel_multipliers
 
@@ -72,7 +73,8 @@ def conv(ctx, inp, weights, bias, out, geometry, groups):
     })
     return [KernelCall("tinyaot_conv2d_s16", [params, *_tables(ctx, inp, weights, out, out.shape[3]),
                                               TensorRef(inp.index), TensorRef(weights.index), optional_ref(bias),
-                                              TensorRef(out.index)])]
+                                              TensorRef(out.index)],
+                       overlaps=overlap.convolution_per_filter(inp, out, geometry, groups))]
 
 
 def depthwise(ctx, inp, weights, bias, out, geometry, multiplier):
@@ -87,7 +89,8 @@ def depthwise(ctx, inp, weights, bias, out, geometry, multiplier):
     })
     return [KernelCall("tinyaot_depthwise_conv2d_s16", [params, *_tables(ctx, inp, weights, out, out.shape[3]),
                                                         TensorRef(inp.index), TensorRef(weights.index),
-                                                        optional_ref(bias), TensorRef(out.index)])]
+                                                        optional_ref(bias), TensorRef(out.index)],
+                       overlaps=overlap.depthwise(inp, out, geometry, multiplier))]
 
 
 def fully_connected(ctx, inp, weights, bias, out, batches, output_depth, accum_depth):

@@ -158,13 +158,11 @@ def lower_pad(ctx):
         "value_bytes": out.itemsize,
     })
     last = params.fields["first"] + sum((n - 1) * s for n, s in zip(in_dims, strides))
-    # The forward walk's overlap is declared (and tested) for int8, where bytes are values.
-    overlaps = overlap.forward_copy(inp, out, last) if out.dtype == "int8" else []
     return [KernelCall("tinyaot_pad", [
         params, ParamArray("int32_t", np.array(in_dims, np.int32)),
         ParamArray("int32_t", np.array(strides, np.int32)),
         ParamArray(PAD_DTYPES[out.dtype], np.array([pad_value], out.dtype)),
-        TensorRef(inp.index), TensorRef(out.index)], overlaps=overlaps)]
+        TensorRef(inp.index), TensorRef(out.index)], overlaps=overlap.forward_copy(inp, out, last))]
 
 
 OPS = {"CONCATENATION": lower_concatenation, "PACK": lower_pack, "PAD": lower_pad, "PADV2": lower_pad}
