@@ -64,9 +64,10 @@ def model_params(config):
 
 def pytest_generate_tests(metafunc):
     if "target_model" in metafunc.fixturenames:
+        from tinyaot.testing import catalog
         boards = selected_boards(metafunc.config)
         params = [pytest.param((b, n, p), id=f"{b}-{n}")
-                  for n, p in model_params(metafunc.config) for b in boards]
+                  for n, p in model_params(metafunc.config) for b in boards if catalog.runs_on(n, b)]
         metafunc.parametrize("target_model", params)
 
 

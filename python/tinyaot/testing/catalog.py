@@ -15,7 +15,8 @@ FORMS = set()  # float32 and 16x8 forms of int8 models (tinyaot.testing.variants
 
 def test_model(name, targets=True, form=False):
     """Registers a model builder. targets=False keeps a model off the QEMU boards
-    (host-only: e.g. float I/O checks that add nothing on target); form=True marks
+    (host-only: e.g. float I/O checks that add nothing on target), a tuple of boards
+    keeps it to those (e.g. M3_ONLY: too big for the M0, or long); form=True marks
     another dtype's form of an int8 model, which lanes testing where code or
     tables go rather than arithmetic may leave out (names(forms=False))."""
     def register(fn):
@@ -34,6 +35,16 @@ def _load_families():
     for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda i: i.name):
         if info.name.startswith("models_"):
             importlib.import_module(f"{package.__name__}.{info.name}")
+
+
+M3_ONLY = ("qemu_cortex_m3",)
+
+
+def runs_on(name, board):
+    """Whether the on-target tests run model `name` on `board` (models not in the catalog: yes)."""
+    _load_families()
+    targets = CATALOG[name][1] if name in CATALOG else True
+    return targets is True or board in (targets or ())
 
 
 def names(on_target=False, forms=True):
