@@ -1,6 +1,6 @@
 /*
- * tinyaot_batch_matmul.h - the parameters of BATCH_MATMUL, shared by the int8
- * and int16 kernels.
+ * tinyaot_batch_matmul.h - the parameters of BATCH_MATMUL, shared by the int8,
+ * int16 and float32 kernels (float32 reads the shape fields only).
  */
 #ifndef TINYAOT_BATCH_MATMUL_H
 #define TINYAOT_BATCH_MATMUL_H

@@ -12,21 +12,10 @@
 #ifndef TINYAOT_BATCH_MATMUL_F32_H
 #define TINYAOT_BATCH_MATMUL_F32_H
 
-#include <stdint.h>
-
-struct tinyaot_batch_matmul_f32_params {
-    int32_t batches;            /* output matrices */
-    int32_t rows;               /* output rows (lhs rows) */
-    int32_t cols;               /* output columns (rhs columns) */
-    int32_t depth;              /* the summed dimension */
-    int32_t lhs_row_stride;     /* lhs values one output row moves */
-    int32_t lhs_depth_stride;   /* lhs values one depth step moves */
-    int32_t rhs_depth_stride;
-    int32_t rhs_col_stride;
-};
+#include "tinyaot_batch_matmul.h"  /* the parameters: float32 reads the shape fields only */
 
 /* batch_offsets: per output matrix, where its lhs and its rhs matrix start. */
-static void tinyaot_batch_matmul_f32(const struct tinyaot_batch_matmul_f32_params *p, const int32_t *batch_offsets,
+static void tinyaot_batch_matmul_f32(const struct tinyaot_batch_matmul_params *p, const int32_t *batch_offsets,
                                      const float *lhs, const float *rhs, float *output)
 {
     int32_t b, i, j, k;

@@ -31,7 +31,8 @@ def lower_batch_matmul(ctx):
     offsets, geometry = _geometry(ctx, lhs, rhs, out)
     if lhs.dtype == "float32":
         return [KernelCall("tinyaot_batch_matmul_f32", [
-            ParamStruct("struct tinyaot_batch_matmul_f32_params", geometry),
+            ParamStruct("struct tinyaot_batch_matmul_params", {  # the shape fields; no quantization
+                **geometry, "lhs_offset": 0, "rhs_offset": 0, "output_offset": 0, "multiplier": 0, "shift": 0}),
             ParamArray("int32_t", np.array(offsets, np.int32)), TensorRef(lhs.index), TensorRef(rhs.index),
             TensorRef(out.index)])]
     f32 = np.float32
