@@ -54,9 +54,14 @@ static inline int32_t tinyaot_add_one(const struct tinyaot_add_params *p, int32_
     return tinyaot_clamp_i32(sum, p->act_min, p->act_max);
 }
 
-static void tinyaot_add(const struct tinyaot_add_params *p, const int32_t *dims, const int32_t *strides1,
-                        const int32_t *strides2, const void *input1, const void *input2, void *output)
+static void tinyaot_add(const struct tinyaot_add_params *params, const int32_t *dims,
+                        const int32_t *strides1, const int32_t *strides2, const void *input1, const void *input2,
+                        void *output)
 {
+    /* A local copy, not *params: the int8/int16 output stores may alias anything, so the
+       compiler would reload every parameter for every element. */
+    const struct tinyaot_add_params local = *params;
+    const struct tinyaot_add_params *const p = &local;
     struct tinyaot_broadcast walk;
     const int32_t inner = dims[p->rank - 1];
     const int32_t s1 = strides1[p->rank - 1];
