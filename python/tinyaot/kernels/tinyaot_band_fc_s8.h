@@ -64,23 +64,12 @@ static void tinyaot_band_fc_accumulate_s8(const struct tinyaot_fully_connected_p
                                           int32_t k0, int32_t count, const int8_t *weights, int32_t *acc)
 {
     const int32_t depth = p->accum_depth, output_depth = p->output_depth;
-    int32_t oc, d;
-    int32_t input_sum = 0;
-    if (p->filter_offset != 0) {
-        for (d = 0; d < count; d++) {
-            input_sum += slice[d];
-        }
-        input_sum *= p->filter_offset;
-    }
+    const int32_t input_sum = tinyaot_fully_connected_input_sum(p, slice, count);
+    int32_t oc;
     for (oc = 0; oc + 1 < output_depth; oc += 2) {
         const int8_t *w0 = weights + oc * depth + k0;
-        const int8_t *w1 = w0 + depth;
         int32_t sum0 = input_sum, sum1 = input_sum;
-        for (d = 0; d < count; d++) {
-            const int32_t x = slice[d];
-            sum0 += (int32_t)w0[d] * x;
-            sum1 += (int32_t)w1[d] * x;
-        }
+        tinyaot_fully_connected_dot2(slice, w0, w0 + depth, count, &sum0, &sum1);
         acc[oc] += sum0;
         acc[oc + 1] += sum1;
     }

@@ -27,30 +27,18 @@ static void tinyaot_fully_connected_s8(const struct tinyaot_fully_connected_para
        compiler would reload every field of p after each output store. */
     const int32_t output_depth = p->output_depth, per_channel = p->per_channel;
     const int32_t output_offset = p->output_offset, act_min = p->act_min, act_max = p->act_max;
-    int32_t b, oc, d;
+    int32_t b, oc;
     for (b = 0; b < p->batches; b++) {
         const int8_t *in = input + b * depth;
         int8_t *out = output + b * output_depth;
-        int32_t input_sum = 0;
-        if (p->filter_offset != 0) {
-            for (d = 0; d < depth; d++) {
-                input_sum += in[d];
-            }
-            input_sum *= p->filter_offset;
-        }
-        /* Two outputs at a time: each input value loaded serves both. */
+        const int32_t input_sum = tinyaot_fully_connected_input_sum(p, in, depth);
         for (oc = 0; oc + 1 < output_depth; oc += 2) {
-            const int8_t *w0 = weights + oc * depth;
-            const int8_t *w1 = w0 + depth;
             const int32_t ch0 = per_channel ? oc : 0;
             const int32_t ch1 = per_channel ? oc + 1 : 0;
             int32_t acc0 = (bias != NULL ? bias[oc] : 0) + input_sum;
             int32_t acc1 = (bias != NULL ? bias[oc + 1] : 0) + input_sum;
-            for (d = 0; d < depth; d++) {
-                const int32_t x = in[d];
-                acc0 += (int32_t)w0[d] * x;
-                acc1 += (int32_t)w1[d] * x;
-            }
+            const int8_t *w0 = weights + oc * depth;
+            tinyaot_fully_connected_dot2(in, w0, w0 + depth, depth, &acc0, &acc1);
             out[oc] = tinyaot_requantize_s8(acc0, multiplier[ch0], shift[ch0], output_offset, act_min, act_max);
             out[oc + 1] = tinyaot_requantize_s8(acc1, multiplier[ch1], shift[ch1], output_offset, act_min, act_max);
         }

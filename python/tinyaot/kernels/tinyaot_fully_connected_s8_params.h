@@ -30,4 +30,38 @@ static inline int32_t tinyaot_fully_connected_dot(const int8_t *in, const int8_t
     return acc;
 }
 
+/*
+ * filter_offset * sum(x) over count inputs: the filter zero point's share of every
+ * output's sum (0 with symmetric weights, the usual case, without reading the input).
+ */
+static inline int32_t tinyaot_fully_connected_input_sum(const struct tinyaot_fully_connected_params *p,
+                                                        const int8_t *in, int32_t count)
+{
+    int32_t sum = 0;
+    int32_t d;
+    if (p->filter_offset == 0) {
+        return 0;
+    }
+    for (d = 0; d < count; d++) {
+        sum += in[d];
+    }
+    return sum * p->filter_offset;
+}
+
+/* Two outputs' dot products with one input row, added to *acc0 and *acc1: each input
+   value loaded serves both. */
+static TINYAOT_ALWAYS_INLINE void tinyaot_fully_connected_dot2(const int8_t *in, const int8_t *w0, const int8_t *w1,
+                                                               int32_t count, int32_t *acc0, int32_t *acc1)
+{
+    int32_t a0 = *acc0, a1 = *acc1;
+    int32_t d;
+    for (d = 0; d < count; d++) {
+        const int32_t x = in[d];
+        a0 += (int32_t)w0[d] * x;
+        a1 += (int32_t)w1[d] * x;
+    }
+    *acc0 = a0;
+    *acc1 = a1;
+}
+
 #endif /* TINYAOT_FULLY_CONNECTED_S8_PARAMS_H */
