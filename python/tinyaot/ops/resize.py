@@ -17,13 +17,19 @@ from tinyaot.ops.strided_copy import constant_ints, expect_moved_values
 from tinyaot.quant import tf_round
 
 
+def _resize_scale_f32(input_size, output_size, align_corners):
+    """The float32 input/output size ratio TFLM's resize operators compute (corners aligned: between
+    the outer pixels' centres)."""
+    f32 = np.float32
+    if align_corners and output_size > 1:
+        return f32(input_size - 1) / f32(output_size - 1)
+    return f32(input_size) / f32(output_size)
+
+
 def nearest_neighbor(i, input_size, output_size, align_corners, half_pixel_centers):
     """tflite::reference_ops::GetNearestNeighbor, in float32 as TFLM computes it."""
     f32 = np.float32
-    if align_corners and output_size > 1:
-        scale = f32(input_size - 1) / f32(output_size - 1)
-    else:
-        scale = f32(input_size) / f32(output_size)
+    scale = _resize_scale_f32(input_size, output_size, align_corners)
     value = (f32(i) + f32(0.5 if half_pixel_centers else 0.0)) * scale
     index = int(tf_round(float(value))) if align_corners else math.floor(float(value))
     index = min(index, input_size - 1)
@@ -89,10 +95,7 @@ def bilinear_neighbours_f32(i, input_size, output_size, align_corners, half_pixe
     """reference_ops::ResizeBilinear's scale and ComputeInterpolationValues, in float32:
     (lower, upper, 1 - weight of upper, weight of upper)."""
     f32 = np.float32
-    if align_corners and output_size > 1:
-        scale = f32(input_size - 1) / f32(output_size - 1)
-    else:
-        scale = f32(input_size) / f32(output_size)
+    scale = _resize_scale_f32(input_size, output_size, align_corners)
     scaled = (f32(i) + f32(0.5)) * scale - f32(0.5) if half_pixel_centers else f32(i) * scale
     lower = max(math.floor(float(scaled)), 0)
     upper = min(math.ceil(float(scaled)), input_size - 1)
