@@ -221,9 +221,7 @@ def lower_relu(ctx):
     inp, out = _relu_common(ctx, ("int8", "int16"))
     ctx.expect_quantized(out)
     if inp.dtype == "int16":  # TFLM's int16 RELU requires zero points 0 (its RELU6 takes any)
-        for t in (inp, out):
-            ctx.expect(t.zero_point == 0, f"int16 zero point must be 0, not {t.zero_point} (TFLM's int16 RELU "
-                                          "requires it)", t.index)
+        s16.expect_symmetric_int16(ctx, inp, out, why="TFLM's int16 RELU requires it")
     # In double: the tflite-micro build the tests check against does so (the newer TFLM source's
     # activations_common.cc divides in float, which rounds some ties the other way: the
     # relu_rescale_below_one model tells them apart).

@@ -19,12 +19,11 @@ BIAS_MODES = {"int64": "TINYAOT_S16_BIAS64", "int32": "TINYAOT_S16_BIAS32"}
 TENSOR_TYPE_INT32 = 2  # TensorType.INT32, as an options table's quantized_bias_type
 
 
-def expect_symmetric_int16(ctx, *tensors):
+def expect_symmetric_int16(ctx, *tensors, why="TFLM's 16x8 kernels add no offset"):
     for t in tensors:
         ctx.expect_dtype(t, "int16")
         ctx.expect_quantized(t)
-        ctx.expect(t.zero_point == 0,
-                   f"int16 zero point must be 0, not {t.zero_point} (TFLM's 16x8 kernels add no offset)", t.index)
+        ctx.expect(t.zero_point == 0, f"int16 zero point must be 0, not {t.zero_point} ({why})", t.index)
 
 
 def _weights_and_bias(ctx, weights, bias, channels, bias_dtypes):
