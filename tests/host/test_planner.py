@@ -6,10 +6,11 @@ from pathlib import Path
 import pytest
 
 from tinyaot.errors import TinyAotError
-from tinyaot.planner.greedy import align_up, lower_bound
+from tinyaot.planner.greedy import align_up, lower_bound, overlap_bound, place
 from tinyaot.compiler import Options, compile_model
 from tinyaot.planner.search import branch_and_bound
-from tinyaot.planner.strategies import PlanOutcome
+from tinyaot.planner.strategies import FITS, ORDERS, PlanOutcome
+from tinyaot.planner.sweep import sweep_place
 from tinyaot.planner.strategies import plan as plan_outcome
 from tinyaot.planner.lifetimes import Buffer
 from tinyaot.planner.verify import verify_plan
@@ -110,6 +111,9 @@ def test_search_out_of_budget_claims_no_proof():
     ("mobilenet_v1_025_96x96x3", True, 36880, 55296),  # greedy by size alone: 64512 without overlaps
     ("fc_autoencoder", False, 256, 256),               # greedy by size alone: 272
     ("ds_cnn_kws", False, 10048, 16000),               # 8000 + 4 x (384 + 128): the chain of overlaps
+    # Every greedy order: 92160 and 184320 (a chain of overlaps climbing); the time sweep steps down.
+    ("mobilenet_v1_025_96x96x3_16x8", True, 73744, 110592),
+    ("mobilenet_v1_025_96x96x3_float32", True, 147488, 221184),
 ])
 def test_planner_reaches_the_bound_where_greedy_by_size_did_not(own_model, name, inputs_in_arena, arena, classic):
     model = compile_model(own_model(name), Options("m", inputs_in_arena=inputs_in_arena))
@@ -180,6 +184,20 @@ def test_overlap_bound_follows_a_chain_of_overlaps():
     assert complete and max(o + 1024 for o in found) == 1024 + 3 * 64
 
 
+def test_time_sweep_steps_down_where_every_greedy_order_climbs():
+    """b1 may start 32 bytes below b0, b2 at or below b1, b3 32 bytes below b2. Taken in
+    any one order, each input rests on its output and the offsets climb to 80 bytes; placing
+    b1 clear below b0 (which fits: b0 is 16 bytes) reaches the bound, 64."""
+    bs = buffers((16, 0, 1), (64, 1, 2), (16, 2, 3), (48, 3, 4))
+    for out, inp, limit in ((1, 0, -32), (2, 1, 0), (3, 2, -32)):
+        pair(bs[out], bs[inp], limit)
+    assert min(place(order(bs), 16, fit) for order in ORDERS.values() for fit in FITS) == 80
+    assert sweep_place(bs, 16) == overlap_bound(bs, 16) == 64
+    verify_plan(bs, 64, 16, "m")
+    outcome = plan_outcome(bs, 16)
+    assert (outcome.arena_size, outcome.strategy, outcome.proven_optimal) == (64, "time sweep", True)
+
+
 def test_plan_picture_draws_every_buffer_and_the_bound(own_model):
     from tinyaot.planner.svg import plan_svg
     model = compile_model(own_model("fc_autoencoder"), Options("fc"))
@@ -190,7 +208,7 @@ def test_plan_picture_draws_every_buffer_and_the_bound(own_model):
         assert f"<title>{b.name}: {b.size} bytes at offset {b.offset}, steps {b.first}-{b.last}</title>" in svg
     assert svg.count("<title>") == len(model.buffers)
     assert "LB 256</text>" in svg and "fc: arena 256 bytes, lower bound 256 bytes</text>" in svg
-    assert "planned by branch and bound</text>" in svg and "overlap-aware" not in svg
+    assert "planned by time sweep</text>" in svg and "overlap-aware" not in svg
 
 
 def test_plan_picture_shows_overlaps_and_both_bounds(own_model):

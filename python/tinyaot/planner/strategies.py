@@ -1,14 +1,16 @@
 """The planner: several placement strategies, the smallest arena kept, and an
 exact search when none reaches the lower bound.
 
-Each strategy is an order in which greedy.place() takes the buffers, with best
-or first fit. Ties keep the earlier strategy, so the result is deterministic.
+Each greedy strategy is an order in which greedy.place() takes the buffers, with
+best or first fit; when none reaches the bound, the time sweep (sweep.py) tries
+too. Ties keep the earlier strategy, so the result is deterministic.
 """
 
 from dataclasses import dataclass
 
 from tinyaot.planner.greedy import align_up, arena_size, lower_bound, overlap_bound, place
 from tinyaot.planner.search import branch_and_bound
+from tinyaot.planner.sweep import sweep_place
 
 
 def _overlap_bytes(b, buffers):
@@ -70,6 +72,10 @@ def plan(buffers, alignment, node_budget=200_000):
                 break
         if best[0] == bound:
             break
+    if best[0] > bound:
+        size = sweep_place(buffers, alignment)
+        if size < best[0]:
+            best = (size, "time sweep", [b.offset for b in buffers])
     size, strategy, offsets = best
     proven = size == bound
     if not proven:
