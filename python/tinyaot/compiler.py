@@ -11,9 +11,10 @@ from tinyaot.errors import TinyAotError, UnsupportedError
 from tinyaot.frontend.tflite_reader import read_tflite
 from tinyaot.ops import LOWERINGS, VIEW_OPS
 from tinyaot.ops.band_fc import lower_band_fc
+from tinyaot.ops.band_residual import lower_band_residual
 from tinyaot.ops.base import LowerContext
 from tinyaot.ops.copy import lower_copy
-from tinyaot.passes.fusion import find_fusions, planning_graph
+from tinyaot.passes.fusion import ResidualFusion, find_fusions, planning_graph
 from tinyaot.passes.views import find_views
 from tinyaot.planner.greedy import align_up
 from tinyaot.planner.strategies import plan
@@ -180,9 +181,12 @@ def lower_operator(graph, views, op, options, fusions):
         calls = lowering(ctx)  # validates the operator, whichever backend runs it
         if op.index in views.view_ops:  # a concatenation whose producers write into its output
             return [], ("view", None)
-        into = next((f for f in fusions.values() if f.producer == op.index), None)
+        into = next((f for f in fusions.values() if op.index in f.producers), None)
         if into is not None:
-            return [], (options.kernels, f"fused: runs in bands inside operator {into.consumer} (FULLY_CONNECTED)")
+            return [], (options.kernels, f"fused: runs in bands inside operator {into.consumer} "
+                                         f"({graph.operators[into.consumer].type})")
+        if isinstance(fusions.get(op.index), ResidualFusion):
+            return _residual_calls(graph, fusions[op.index], ctx, calls, options)
         if op.index in fusions:
             f = fusions[op.index]
             producer = graph.operators[f.producer]
@@ -196,6 +200,19 @@ def lower_operator(graph, views, op, options, fusions):
         raise
     except TinyAotError as e:  # raised by shared helpers that do not know the operator
         raise e.located(file=graph.source, op_index=op.index, op_type=op.type) from None
+
+
+def _residual_calls(graph, f, ctx, calls, options):
+    """(calls, backend) of a fused residual block's step (passes/fusion.py ResidualFusion)."""
+    lowered = [_backend_calls(LowerContext(graph, graph.operators[k]), LOWERINGS["CONV_2D"], options)
+               for k in f.producers]
+    add_calls, add_backend = _backend_calls(ctx, lambda _: calls, options)
+    backends = [b for _, b in lowered] + [add_backend]
+    why = "; ".join(f"operator {k}: {reason}" for k, (_, reason) in zip((*f.producers, f.consumer), backends) if reason)
+    return lower_band_residual(graph, f, lowered[0][0], lowered[1][0], add_calls), (
+        "portable" if all(b == "portable" for b, _ in backends) else options.kernels,
+        f"fused: computes operators {f.producers[0]} and {f.producers[1]} (CONV_2D) in bands of {f.rows} "
+        f"output row{'s' if f.rows > 1 else ''}" + (f" (on portable kernels: {why})" if why else ""))
 
 
 def _backend_calls(ctx, lowering, options):

@@ -57,15 +57,15 @@ def profile_model(path, name, board, kernels="portable", seed=0, serial_port=Non
     hook = prof.hook_instructions if prof.instructions is not None else prof.hook_cycles
     total = figures[0].instructions if prof.instructions is not None else figures[0].cycles
     rows = []
-    fused_in = {f.producer for f in model.fusions.values()}
+    fused_in = {k for f in model.fusions.values() for k in f.producers}
     for (op, calls), cost in zip(model.calls, per_step):
         if op.index in fused_in:
-            continue  # runs inside its FULLY_CONNECTED's step (passes/fusion.py): no code, no row of its own
+            continue  # runs inside its consumer's step (passes/fusion.py): no code, no row of its own
         n = macs(model.graph, op)
-        if op.index in model.fusions:  # one row: both operators' work, and the empty step's few instructions
-            producer = model.fusions[op.index].producer
-            n += macs(model.graph, model.graph.operators[producer])
-            cost += per_step[producer]
+        if op.index in model.fusions:  # one row: every fused operator's work, and the empty steps' few instructions
+            for producer in model.fusions[op.index].producers:
+                n += macs(model.graph, model.graph.operators[producer])
+                cost += per_step[producer]
         rows.append({"step": op.index, "type": step_title(model, op), "kernels": [c.kernel for c in calls],
                      unit: cost, "macs": n, f"{unit}_per_mac": round(cost / n, 2) if n else None})
     outside = total - sum(per_step) - hook * (len(per_step) + 1)

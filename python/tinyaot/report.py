@@ -29,7 +29,7 @@ def print_inspection(model):
         print(f"  {b.offset:>8} {b.size:>8} {f'{b.first}-{b.last}':>9}  {b.name}")
     for b in model.buffers:
         for t, limit in sorted(b.overlaps.items()):
-            print(f"  may overlap: {b.name} over {g.tensors[t].name}, starting {limit_words(limit)}")
+            print(f"  may overlap: {b.name} over {g.tensors[t].name}, starting {limit_words(limit, t in b.exact)}")
     overlap = "" if model.plan.overlap_bound == model.lower_bound else f" (overlap-aware {model.plan.overlap_bound})"
     if model.fusions:
         overlap = (f" unfused (fused graph: classic {model.plan.lower_bound}, overlap-aware "

@@ -78,13 +78,19 @@ def sanitizer_env():
                 UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1")
 
 
+def check_sanitized(path, name, out_dir, env=None):
+    """check_against_tflm on the model built with ASan/UBSan, in a child that preloads them."""
+    script = SANITIZER_SCRIPT.format(python=str(ROOT / "python"), tests=str(ROOT / "tests"), model=str(path),
+                                     name=name, out=str(out_dir))
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                            env=env or sanitizer_env())
+    assert "SANITIZED-OK" in result.stdout, f"{name}:\n{result.stdout}\n{result.stderr[-4000:]}"
+
+
 def test_runs_clean_under_address_and_undefined_sanitizers(own_models_dir, tmp_path):
     env = sanitizer_env()
     for name, path in all_models(own_models_dir).items():
-        script = SANITIZER_SCRIPT.format(python=str(ROOT / "python"), tests=str(ROOT / "tests"),
-                                         model=str(path), name=name, out=str(tmp_path / name))
-        result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env)
-        assert "SANITIZED-OK" in result.stdout, f"{name}:\n{result.stdout}\n{result.stderr[-4000:]}"
+        check_sanitized(path, name, tmp_path / name, env)
 
 
 TWO_MODELS_MAIN = r"""

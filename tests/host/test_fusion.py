@@ -2,13 +2,11 @@
 that reads it, bit-exact with TFLM, with the RAM it saves proven by the plan."""
 
 import json
-import subprocess
-import sys
 
 import pytest
 
-from conftest import ROOT, shared_model
-from host.test_codegen import SANITIZER_SCRIPT, sanitizer_env
+from conftest import shared_model
+from host.test_codegen import check_sanitized
 from host.test_models_host import check_against_tflm
 from tinyaot.compiler import Options, compile_model
 from tinyaot.errors import TinyAotError
@@ -30,10 +28,7 @@ def test_fused_model_matches_tflm_under_sanitizers(name, own_model, tmp_path):
     TFLM's values, with no access outside the arena or the trimmed input (ASan/UBSan)."""
     path = _model(name, own_model)
     assert compile_model(path, Options("m")).fusions, f"{name} is not fused: the test would test nothing"
-    script = SANITIZER_SCRIPT.format(python=str(ROOT / "python"), tests=str(ROOT / "tests"), model=str(path),
-                                     name=name, out=str(tmp_path / name))
-    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=sanitizer_env())
-    assert "SANITIZED-OK" in result.stdout, f"{name}:\n{result.stdout}\n{result.stderr[-4000:]}"
+    check_sanitized(path, name, tmp_path / name)
 
 
 @pytest.mark.parametrize("inputs_in_arena", [False, True])

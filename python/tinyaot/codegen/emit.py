@@ -14,7 +14,7 @@ from tinyaot.codegen.c_literals import c_array_body, c_comment, c_float, c_int, 
 from tinyaot.codegen.identifiers import member_names
 from tinyaot.errors import TinyAotError
 from tinyaot.ir import DTYPES
-from tinyaot.ops.base import BandInput, BandLoop, ParamArray, ParamStruct, ScratchRef, TensorRef
+from tinyaot.ops.base import BandInput, BandLoop, ParamArray, ParamStruct, ResidualLoop, ScratchRef, TensorRef
 
 KERNEL_DIR = resources.files("tinyaot") / "kernels"
 _C_SIZES = {"int8_t": 1, "uint8_t": 1, "int16_t": 2, "uint16_t": 2, "int32_t": 4, "int64_t": 8, "float": 4}
@@ -73,8 +73,8 @@ def step_title(model, op):
     """The operator's type, or for a fused step both operators' (passes/fusion.py)."""
     fusion = model.fusions.get(op.index)
     if fusion is not None:
-        return f"{model.graph.operators[fusion.producer].type} {fusion.producer} in bands + {op.type}"
-    if any(f.producer == op.index for f in model.fusions.values()):
+        return " + ".join(f"{model.graph.operators[k].type} {k}" for k in fusion.producers) + f" in bands + {op.type}"
+    if any(op.index in f.producers for f in model.fusions.values()):
         return f"{op.type} (fused into a later step)"
     return op.type
 
@@ -135,6 +135,8 @@ class _CodegenContext:
             suffix = f"op{op.index}" + (f"_{n}" if len(calls) > 1 else "")
             if isinstance(call, BandLoop):
                 lines += self._band_loop(op, suffix, scratch_base, call)
+            elif isinstance(call, ResidualLoop):
+                lines += self._residual_loop(op, suffix, scratch_base, call)
             else:
                 lines.append(self._call(op, suffix, scratch_base, call))
             scratch_base += len(call.scratch)
@@ -168,11 +170,45 @@ class _CodegenContext:
         lines += ["}", *(calls[id(c)] for c in loop.after)]
         return lines
 
+    def _residual_loop(self, op, suffix, scratch_base, loop):
+        """The C loop of a fused residual block (ops/base.py ResidualLoop, kernels/tinyaot_band_residual.h)."""
+        (conv_a, params_a, filter_a, pad_a), (conv_b, params_b, filter_b, pad_b) = loop.conv
+        struct = {name: self._arg(op, f"{suffix}_{name}", scratch_base, 0, params)[1:]
+                  for name, params in (("conv_a", params_a), ("conv_b", params_b), ("add", loop.add_params))}
+        calls = {name: self._call(op, f"{suffix}_{name}", scratch_base, c)
+                 for name, c in (("conv_a", conv_a), ("conv_b", conv_b), ("add", loop.add))}
+        self.headers.add("tinyaot_band_residual.h")
+        h, window = loop.height, self._arg(op, suffix, scratch_base, 0, ScratchRef(0, "int8_t"))
+        lines = [f"{params_a.ctype} band_a = {struct['conv_a']};",
+                 f"{params_b.ctype} band_b = {struct['conv_b']};",
+                 f"{loop.add_params.ctype} band_add = {struct['add']};",
+                 "int32_t row, first, pad_top, first_a, window_first = 0, computed = 0;",
+                 f"int8_t *const window = {window};",
+                 f"for (row = 0; row < {h}; row += {loop.rows}) {{",
+                 f"    band_b.output_h = tinyaot_band_window(row, {loop.rows}, {h}, {h}, 1, 1, {filter_b}, {pad_b}, "
+                 "&first, &band_b.input_h, &pad_top);"]
+        if "pad_h" in params_b.fields:
+            lines.append("    band_b.pad_h = pad_top;")
+        lines += [f"    tinyaot_band_keep_rows(window, {loop.t_row}, first, &window_first, computed);",
+                  "    if (first + band_b.input_h > computed) {",
+                  f"        band_a.output_h = tinyaot_band_window(computed, first + band_b.input_h - computed, {h}, "
+                  f"{h}, 1, 1, {filter_a}, {pad_a}, &first_a, &band_a.input_h, &pad_top);"]
+        if "pad_h" in params_a.fields:
+            lines.append("        band_a.pad_h = pad_top;")
+        lines += [f"        {calls['conv_a']}",
+                  "        computed += band_a.output_h;",
+                  "    }",
+                  f"    {calls['conv_b']}",
+                  f"    band_add.size = band_b.output_h * {loop.x_row};",
+                  f"    {calls['add']}",
+                  "}"]
+        return lines
+
     def _arg(self, op, suffix, scratch_base, k, arg):
         if isinstance(arg, TensorRef):
             return self.pointer(arg.tensor)
         if isinstance(arg, BandInput):
-            return f"{self.pointer(arg.tensor)} + first * {arg.row_elements}"
+            return f"{self.pointer(arg.tensor)} + {arg.first} * {arg.row_elements}"
         if isinstance(arg, ScratchRef):
             offset = self.scratch[(op.index, scratch_base + arg.index)]
             return f"({arg.ctype} *)({self.prefix}_arena + {offset})"
@@ -319,10 +355,7 @@ class _CodegenContext:
             "overlap_bound": m.plan.overlap_bound,  # of the planned (fused) graph
             "fused_lower_bound": m.plan.lower_bound,  # classic, of the planned (fused) graph
             "fusion": m.options.fusion,
-            "fusions": [{"producer": f.producer, "consumer": f.consumer, "tensor": g.tensors[f.tensor].name,
-                         "tensor_bytes": g.tensors[f.tensor].nbytes, "band_rows": f.rows,
-                         "band_bytes": f.band_bytes, "accumulator_bytes": f.accumulator_bytes}
-                        for _, f in sorted(m.fusions.items())],
+            "fusions": [f.summary(g) for _, f in sorted(m.fusions.items())],
             "state_size": m.state_size,
             "notes": m.notes,
             "planner": {"strategy": m.plan.strategy, "proven_optimal": m.plan.proven_optimal},

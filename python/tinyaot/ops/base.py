@@ -65,9 +65,10 @@ class KernelCall:
 
 @dataclass(frozen=True)
 class BandInput:
-    """In a BandLoop's calls: a convolution's input from the band's first input row on."""
+    """In a BandLoop's (or ResidualLoop's) calls: a tensor from the band's row `first` on."""
     tensor: int
-    row_elements: int  # elements of one input row
+    row_elements: int  # elements of one row
+    first: str = "first"  # the C variable holding the row
 
 
 @dataclass
@@ -85,6 +86,28 @@ class BandLoop:
     before: list
     body: list
     after: list
+    scratch: list
+    overlaps: list = field(default_factory=list)
+
+
+@dataclass
+class ResidualLoop:
+    """A residual block run band by band inside its ADD's step (passes/fusion.py
+    ResidualFusion), emitted as a C loop over bands of `rows` output rows (see
+    kernels/tinyaot_band_residual.h). The calls' arguments name the loop's state:
+    `band_a`, `band_b` and `band_add` (copies of each call's parameters, cut to the band),
+    `row` (the band's first output row), `first` (the first T row CONV_b reads, at the
+    start of the `window`), `first_a` (the first X row CONV_a reads) and `computed` (the
+    T rows computed so far). `conv` holds (call, its parameters, filter_h, pad_h) of
+    CONV_a and CONV_b. Scratch 0 is the T window, 1 the band of U."""
+    kernel: str  # what inspect, the JSON and the profile call it
+    conv: tuple
+    add: KernelCall
+    add_params: ParamStruct
+    height: int  # rows of X, T, U and O
+    rows: int
+    t_row: int  # bytes of one T row
+    x_row: int  # elements of one X row
     scratch: list
     overlaps: list = field(default_factory=list)
 

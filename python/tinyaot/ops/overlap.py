@@ -16,6 +16,12 @@ The CMSIS-NN backend's kernels declare nothing: their order is not ours to prove
 
 import numpy as np
 
+# A limit of EXACT: the output may share bytes with the input only when it starts exactly at
+# it (a fused residual block, ops/band_residual.py: each band's output overwrites the input rows
+# the band read last, and any other placement would also depend on the order of the ADD kernel,
+# CMSIS-NN's among them, within a band).
+EXACT = "exact"
+
 
 def _declared(inp, out, limit):
     """[(input, output, D)], or [] when the output cannot overlap at all."""

@@ -110,17 +110,19 @@ def arena_size(buffers, alignment):
 
 
 def forbidden_offsets(b, b_size, other, other_size, other_offset):
-    """The open interval (lo, hi) of offsets at which b (b_size bytes) would share bytes
+    """The open intervals (lo, hi) of offsets at which b (b_size bytes) would share bytes
     with other (placed at other_offset) in a way no declaration allows."""
     lo, hi = other_offset - b_size, other_offset + other_size
     declared = overlap_limit(b, other)
     if declared:
-        out, _, limit = declared
+        out, inp, limit = declared
+        if inp.tensor in out.exact:  # only exactly at other
+            return [(lo, other_offset), (other_offset, hi)]
         if out is b:  # b may start up to limit above other
             lo = max(lo, other_offset + limit)
         else:  # other may start up to limit above b
             hi = min(hi, other_offset - limit)
-    return lo, hi
+    return [(lo, hi)]
 
 
 def place(ordered, alignment, fit="best"):
@@ -128,8 +130,8 @@ def place(ordered, alignment, fit="best"):
     placed = []
     for b in ordered:
         size = align_up(b.size, alignment)
-        intervals = [forbidden_offsets(b, size, o, align_up(o.size, alignment), o.offset)
-                     for o in placed if o.live_with(b)]
+        intervals = [interval for o in placed if o.live_with(b)
+                     for interval in forbidden_offsets(b, size, o, align_up(o.size, alignment), o.offset)]
         intervals = [(lo, hi) for lo, hi in intervals if hi - lo > 1]
         candidates = sorted({0} | {align_up(hi, alignment) for _, hi in intervals})
         chosen, chosen_gap = None, None

@@ -8,6 +8,8 @@ declares that its output may overlap an input (see Buffer.overlaps).
 
 from dataclasses import dataclass, field
 
+from tinyaot.ops.overlap import EXACT
+
 
 @dataclass
 class Buffer:
@@ -20,6 +22,9 @@ class Buffer:
     # {input buffer's root tensor: D}: this buffer, written by the step at which that input
     # is read for the last time, may share bytes with it if offset - input's offset <= D.
     overlaps: dict = field(default_factory=dict)
+    # Those of the overlaps' inputs that this buffer may share bytes with only starting exactly at
+    # them (ops/overlap.py EXACT; recorded in overlaps with D = 0, which bounds and searches may use).
+    exact: set = field(default_factory=set)
 
     def live_with(self, other):
         return self.first <= other.last and other.first <= self.last
@@ -30,9 +35,10 @@ def offset_words(d):
     return "at it" if d == 0 else f"{-d} bytes below it" if d < 0 else f"{d} bytes above it"
 
 
-def limit_words(limit):
-    """Where an output must start to overlap its input within a declared limit (<= 0)."""
-    return "at or below it" if limit == 0 else f"at least {-limit} bytes below it"
+def limit_words(limit, exact=False):
+    """Where an output must start to overlap its input within a declared limit (<= 0), or
+    exactly at it."""
+    return "exactly at it" if exact else "at or below it" if limit == 0 else f"at least {-limit} bytes below it"
 
 
 def arena_buffers(graph, views, scratch_by_step, inputs_in_arena=False, overlaps_by_step=None):
@@ -85,4 +91,7 @@ def _allow_overlaps(buffers, graph, views, overlaps_by_step):
                 continue  # a slice of a concatenation: its kernel's limit speaks of the slice alone
             if any(views.root_of(t) == a.tensor and t not in declared for t in readers):
                 continue
+            if limit == EXACT:
+                b.exact.add(a.tensor)
+                limit = 0
             b.overlaps[a.tensor] = min(limit, 0, b.overlaps.get(a.tensor, 0))

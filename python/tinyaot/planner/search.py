@@ -33,8 +33,8 @@ def branch_and_bound(buffers, alignment, best_size, target, node_budget=200_000)
     state = {"best": best_size, "found": None, "nodes": 0}
 
     def fits(i, at):
-        for j, (lo, hi) in forbidden[i].items():
-            if offsets[j] is not None and offsets[j] + lo < at < offsets[j] + hi:
+        for j, intervals in forbidden[i].items():
+            if offsets[j] is not None and any(offsets[j] + lo < at < offsets[j] + hi for lo, hi in intervals):
                 return False
         return True
 

@@ -27,7 +27,8 @@ def plan_svg(model):
     bound_name = "fused graph's" if model.fusions else "overlap-aware"
     if model.fusions:  # the classic bound is the unfused graph's; the planned graph's is the other line
         overlap_text = (f" unfused; fused graph's bound {overlap_bound} bytes (fused: "
-                        + ", ".join(f"operator {f.producer} into {f.consumer}" for _, f in sorted(model.fusions.items()))
+                        + ", ".join(f"operator{'s' if len(f.producers) > 1 else ''} {' and '.join(map(str, f.producers))} into "
+                                   f"{f.consumer}" for _, f in sorted(model.fusions.items()))
                         + ")")
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{TOP + PLOT_H + BOTTOM}" '
            f'font-family="sans-serif" font-size="10">',
@@ -88,5 +89,5 @@ def _shared_bytes(buffers, graph, alignment, y_of):
                        f'fill="url(#shared)" stroke="#000" stroke-dasharray="3 2"><title>{escape(b.name)} written '
                        f'over {escape(inp.name)}: {hi - lo} bytes shared at step {b.first} (starts '
                        f'{offset_words(b.offset - inp.offset)}; its kernel allows '
-                       f'{limit_words(limit)})</title></rect>')
+                       f'{limit_words(limit, t in b.exact)})</title></rect>')
     return out

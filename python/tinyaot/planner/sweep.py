@@ -22,7 +22,8 @@ def sweep_place(buffers, alignment, width=32):
         plans = {}
         for offsets, low, high in beam:
             live = [m for m in range(k) if order[m].live_with(b)]
-            intervals = [forbidden_offsets(b, sizes[k], order[m], sizes[m], offsets[m]) for m in live]
+            intervals = [interval for m in live
+                         for interval in forbidden_offsets(b, sizes[k], order[m], sizes[m], offsets[m])]
             candidates = {0} if not live else set()
             for lo, hi in intervals:
                 candidates |= {align_down(lo, alignment), align_up(hi, alignment)}

@@ -6,7 +6,8 @@ from tinyaot.planner.lifetimes import limit_words, offset_words
 
 def verify_plan(buffers, arena_size, alignment, source):
     """Buffers live at one step share no byte, except an output and an input whose kernel
-    declared it (Buffer.overlaps): then the output starts at most D bytes above the input."""
+    declared it (Buffer.overlaps): then the output starts at most D bytes above the input, or
+    exactly at it (Buffer.exact)."""
     def fail(message):
         raise TinyAotError(f"internal error, memory plan is invalid: {message}", file=source)
 
@@ -22,6 +23,9 @@ def verify_plan(buffers, arena_size, alignment, source):
             for out, inp in ((a, b), (b, a)):
                 limit = out.overlaps.get(inp.tensor) if inp.tensor is not None else None
                 if limit is not None and out.first == inp.last:
+                    if inp.tensor in out.exact and out.offset != inp.offset:
+                        fail(f"buffer '{out.name}' overlaps '{inp.name}' starting {offset_words(out.offset - inp.offset)}; "
+                             "its kernel allows sharing bytes only starting exactly at it")
                     if out.offset - inp.offset > limit:
                         where = offset_words(out.offset - inp.offset)
                         fail(f"buffer '{out.name}' overlaps '{inp.name}' starting {where}; its kernel allows "

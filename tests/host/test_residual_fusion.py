@@ -1,0 +1,135 @@
+"""Residual band fusion (passes/fusion.py ResidualFusion): O = ADD(X, CONV_b(CONV_a(X))) run
+in bands inside the ADD, O written over X, bit-exact with TFLM, with the RAM it saves
+proven by the plan and the in-place write checked by the verifier."""
+
+import json
+
+import pytest
+
+from host.test_codegen import check_sanitized
+from host.test_models_host import check_against_tflm
+from tinyaot.compiler import Options, compile_model
+from tinyaot.errors import TinyAotError
+from tinyaot.passes.fusion import ResidualFusion
+from tinyaot.planner.greedy import align_up
+from tinyaot.planner.verify import verify_plan
+from tinyaot.testing import catalog
+from tinyaot.testing.cli import run_tinyaot
+
+FUSED = [n for n in catalog.names() if n.startswith("residual_") and n not in ("residual_not_fusable",
+                                                                                "residual_height1")]
+
+
+def _residual(model):
+    (f,) = model.fusions.values()
+    assert isinstance(f, ResidualFusion)
+    return f
+
+
+@pytest.mark.parametrize("name", FUSED + ["resnet8"])
+def test_fused_block_matches_tflm_under_sanitizers(name, own_model, tmp_path):
+    """Every band (padding above and below, a last band of fewer rows, the T window's rows
+    moved to its front) gives TFLM's values, with no access outside the arena (ASan/UBSan)."""
+    path = own_model(name)
+    assert compile_model(path, Options("m")).fusions, f"{name} is not fused: the test would test nothing"
+    check_sanitized(path, name, tmp_path / name)
+
+
+@pytest.mark.parametrize("inputs_in_arena", [False, True])
+@pytest.mark.parametrize("name", FUSED)
+def test_fused_plan_holds_x_and_the_scratch(name, inputs_in_arena, own_model):
+    """T and U leave the arena; the ADD's step holds X (with O exactly over it) and the two
+    scratch buffers the fusion computed; the arena is the fused graph's bound and below the
+    unfused plan."""
+    path = own_model(name)
+    fused = compile_model(path, Options("m", inputs_in_arena=inputs_in_arena))
+    unfused = compile_model(path, Options("m", inputs_in_arena=inputs_in_arena, fusion=False))
+    f = _residual(fused)
+    g, a = fused.graph, fused.options.alignment
+    t, u = (g.tensors[i] for i in f.tensors)
+    _, h, w, _ = t.shape
+    rows_b = g.tensors[g.operators[f.conv_b].inputs[1]].shape[1]
+    assert f.window_bytes == min(h, f.rows + rows_b - 1) * w * t.shape[3]
+    assert f.band_bytes == f.rows * w * u.shape[3]
+    by = {b.tensor: b for b in fused.buffers}
+    x, o = by[f.block_input], by[g.operators[f.consumer].outputs[0]]
+    assert (x.offset, x.size, x.last) == (o.offset, o.size, f.consumer) and o.exact == {f.block_input}
+    assert all(b.tensor not in f.tensors for b in fused.buffers)
+    scratch = sorted(b.size for b in fused.buffers if b.name.startswith(f"scratch:op{f.consumer}:"))
+    assert scratch == sorted([f.window_bytes, f.band_bytes])
+    assert fused.arena_size == fused.plan.overlap_bound
+    assert fused.arena_size >= align_up(x.size, a) + align_up(f.window_bytes, a) + align_up(f.band_bytes, a)
+    assert fused.arena_size < unfused.arena_size and fused.lower_bound == unfused.lower_bound
+
+
+def test_resnet8_first_block(own_model):
+    """resnet8's first block, 32x32x16, in bands of 1 row: 16384 (X, O over it) + 1536 (three
+    rows of T) + 512 (a row of U) = 18432 bytes; the peak moves to the second block, whose
+    overlap-aware bound is its input (16384) and the two 8192-byte convolutions, the second
+    starting 576 bytes below the first: 25152, against 33312 unfused."""
+    path = own_model("resnet8")
+    fused, unfused = compile_model(path, Options("m")), compile_model(path, Options("m", fusion=False))
+    f = _residual(fused)
+    assert (f.conv_a, f.conv_b, f.consumer, f.rows, f.window_bytes, f.band_bytes) == (1, 2, 3, 1, 1536, 512)
+    assert (fused.arena_size, fused.plan.overlap_bound, fused.lower_bound) == (25152, 25152, 49152)
+    assert (unfused.arena_size, unfused.plan.overlap_bound) == (33312, 33312)
+
+
+def test_verifier_accepts_o_exactly_over_x_or_apart_only(own_model):
+    """O may share X's bytes only starting exactly at X: one alignment unit above or below is
+    refused; placed apart it is accepted."""
+    model = compile_model(own_model("residual_u_first_remainder"), Options("m"))
+    f = _residual(model)
+    x = next(b for b in model.buffers if b.tensor == f.block_input)
+    o = next(b for b in model.buffers if b.tensor == model.graph.operators[f.consumer].outputs[0])
+    verify_plan(model.buffers, model.arena_size, 16, "m.tflite")
+    base = model.arena_size + 64  # X moved above everything, O placed around it
+    x.offset, top = base, base + 2 * x.size + 64
+    for shift in (16, -16, 32):
+        o.offset = base + shift
+        with pytest.raises(TinyAotError, match=f"buffer 'o' overlaps 'conv3' starting {abs(shift)} bytes "
+                                               f"{'above' if shift > 0 else 'below'} it; its kernel allows "
+                                               "sharing bytes only starting exactly at it"):
+            verify_plan(model.buffers, top, 16, "m.tflite")
+    for o.offset in (base, base + align_up(x.size, 16)):  # exactly over X, or apart
+        verify_plan(model.buffers, top, 16, "m.tflite")
+
+
+def test_blocks_that_cannot_or_need_not_be_fused(own_model):
+    """A 1x1 CONV_b after a padded 3x3 CONV_a would need X's rows after O overwrote them: not
+    fused. At height 1 the window is all of T and the band all of U: nothing to save."""
+    for name in ("residual_not_fusable", "residual_height1"):
+        model = compile_model(own_model(name), Options("m"))
+        assert not model.fusions and not any(n.startswith("fused") for n in model.notes)
+
+
+def test_no_fusion_switch_inspect_and_json(own_model, tmp_path):
+    path = own_model("residual_u_first_remainder")
+    for flags, fusions in (([], 1), (["--no-fusion"], 0)):
+        result = run_tinyaot("compile", path, "--name", "m", "--out", tmp_path / str(fusions), *flags)
+        assert result.returncode == 0, result.stderr
+        report = json.loads((tmp_path / str(fusions) / "m.json").read_text())
+        assert len(report["fusions"]) == fusions
+    report = json.loads((tmp_path / "1" / "m.json").read_text())
+    assert report["fusions"] == [{"kind": "residual", "producers": [1, 2], "consumer": 3,
+                                  "tensors": ["conv6", "conv9"], "tensor_bytes": 44 + 352, "band_rows": 2,
+                                  "window_bytes": 16, "band_bytes": 64}]
+    c = (tmp_path / "1" / "m.c").read_text()
+    assert "for (row = 0; row < 11; row += 2) {" in c and "tinyaot_band_keep_rows(window, 4, first" in c
+    out = run_tinyaot("inspect", path, "--name", "m").stdout
+    assert "tinyaot_conv2d_s8+tinyaot_conv2d_s8+tinyaot_add in bands" in out
+    assert "may overlap: o over conv3, starting exactly at it" in out
+    assert "fused: operators 1 and 2 (CONV_2D) run inside operator 3 (ADD) in bands of 2 output rows: tensors " \
+           "'conv6' (44 bytes) and 'conv9' (352 bytes) are never stored, the output is written over 'conv3'; " \
+           "scratch 16 + 64 bytes (window, band)" in out
+
+
+@pytest.mark.parametrize("name", ["residual_1x1_then_3x3", "residual_u_first_remainder", "resnet8"])
+def test_fused_block_with_cmsis_nn_matches_tflm(name, own_model, tmp_path, cmsis_nn):
+    """CMSIS-NN's convolution kernels on each band (window input, top padding) and its ADD on the
+    band's rows give TFLM's values."""
+    path = own_model(name)
+    model = compile_model(path, Options("m", kernels="cmsis-nn"))
+    (loop,) = model.calls[_residual(model).consumer][1]
+    assert loop.kernel.startswith("tinyaot_cmsis_conv_s8+tinyaot_cmsis_conv_s8+tinyaot_cmsis_add_s8")
+    check_against_tflm(path, name, tmp_path, calls=3, kernels="cmsis-nn")
