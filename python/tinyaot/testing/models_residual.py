@@ -13,7 +13,7 @@ rows alone: a 1x1 CONV_b after a padded 3x3 CONV_a.)
 import numpy as np
 
 from tinyaot.modelbuilder import ModelBuilder
-from tinyaot.testing.catalog import test_model
+from tinyaot.testing.catalog import M3_ONLY, test_model
 from tinyaot.testing.models_conv import NONE, RELU, conv
 
 
@@ -34,7 +34,7 @@ def _block(seed, shape, t_ch, filters=((3, 3), (3, 3)), x_first=True, act=NONE, 
     return mb.build()
 
 
-@test_model("residual_x_first_odd")
+@test_model("residual_x_first_odd", targets=M3_ONLY)
 def residual_x_first_odd():
     """ADD(X, U), X 7x6x5, T 3 channels, 3x3 SAME twice: bands of 1 row."""
     return _block(80, [1, 7, 6, 5], 3)
