@@ -49,8 +49,8 @@ def test_fused_plan_holds_x_and_the_scratch(name, inputs_in_arena, own_model):
     t, u = (g.tensors[i] for i in f.tensors)
     _, h, w, _ = t.shape
     rows_b = g.tensors[g.operators[f.conv_b].inputs[1]].shape[1]
-    assert f.window_bytes == min(h, f.rows + rows_b - 1) * w * t.shape[3]
-    assert f.band_bytes == f.rows * w * u.shape[3]
+    assert f.window_bytes == min(h, f.rows + rows_b - 1) * w * t.shape[3] * t.itemsize
+    assert f.band_bytes == f.rows * w * u.shape[3] * u.itemsize
     by = {b.tensor: b for b in fused.buffers}
     x, o = by[f.block_input], by[g.operators[f.consumer].outputs[0]]
     assert (x.offset, x.size, x.last) == (o.offset, o.size, f.consumer) and o.exact == {f.block_input}

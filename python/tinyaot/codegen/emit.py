@@ -178,18 +178,19 @@ class _CodegenContext:
         calls = {name: self._call(op, f"{suffix}_{name}", scratch_base, c)
                  for name, c in (("conv_a", conv_a), ("conv_b", conv_b), ("add", loop.add))}
         self.headers.add("tinyaot_band_residual.h")
-        h, window = loop.height, self._arg(op, suffix, scratch_base, 0, ScratchRef(0, "int8_t"))
+        h, window = loop.height, self._arg(op, suffix, scratch_base, 0, ScratchRef(0, loop.ctype))
         lines = [f"{params_a.ctype} band_a = {struct['conv_a']};",
                  f"{params_b.ctype} band_b = {struct['conv_b']};",
                  f"{loop.add_params.ctype} band_add = {struct['add']};",
                  "int32_t row, first, pad_top, first_a, window_first = 0, computed = 0;",
-                 f"int8_t *const window = {window};",
+                 f"{loop.ctype} *const window = {window};",
                  f"for (row = 0; row < {h}; row += {loop.rows}) {{",
                  f"    band_b.output_h = tinyaot_band_window(row, {loop.rows}, {h}, {h}, 1, 1, {filter_b}, {pad_b}, "
                  "&first, &band_b.input_h, &pad_top);"]
         if "pad_h" in params_b.fields:
             lines.append("    band_b.pad_h = pad_top;")
-        lines += [f"    tinyaot_band_keep_rows(window, {loop.t_row}, first, &window_first, computed);",
+        lines += [f"    tinyaot_band_keep_rows(window, {loop.t_row * _C_SIZES[loop.ctype]}, first, &window_first, "
+                  "computed);",
                   "    if (first + band_b.input_h > computed) {",
                   f"        band_a.output_h = tinyaot_band_window(computed, first + band_b.input_h - computed, {h}, "
                   f"{h}, 1, 1, {filter_a}, {pad_a}, &first_a, &band_a.input_h, &pad_top);"]

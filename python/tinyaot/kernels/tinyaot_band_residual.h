@@ -22,14 +22,15 @@
 #include "tinyaot_band_window.h"
 
 /*
- * The window holds rows *window_first .. computed - 1 (row_bytes each); moves rows
+ * The window holds rows *window_first .. computed - 1 (row_bytes each, int8 or int16); moves rows
  * first .. computed - 1 to its front, so that it starts at row first.
  */
-static inline void tinyaot_band_keep_rows(int8_t *window, int32_t row_bytes, int32_t first,
+static inline void tinyaot_band_keep_rows(void *window, int32_t row_bytes, int32_t first,
                                           int32_t *window_first, int32_t computed)
 {
     if (first > *window_first && computed > first) {
-        memmove(window, window + (first - *window_first) * row_bytes, (size_t)((computed - first) * row_bytes));
+        memmove(window, (const int8_t *)window + (first - *window_first) * row_bytes,
+                (size_t)((computed - first) * row_bytes));
     }
     *window_first = first;
 }

@@ -19,13 +19,15 @@ from tinyaot.ops.overlap import EXACT
 from tinyaot.ops.base import BandInput, ParamArray, ParamStruct, ResidualLoop, ScratchRef, TensorRef
 
 ADD_KERNELS = ("tinyaot_add", "tinyaot_cmsis_add_s8")
+# The 16x8 convolution takes its arguments where the int8 one does.
+CONV_KERNELS = {**BAND_KERNELS, "tinyaot_conv2d_s16": BAND_KERNELS["tinyaot_conv2d_s8"]}
 
 
 def lower_band_residual(graph, fusion, conv_a_calls, conv_b_calls, add_calls):
     """[ResidualLoop] of the block, from its three operators' calls."""
     (conv_a,), (conv_b,), (add,) = conv_a_calls, conv_b_calls, add_calls
     for call in (conv_a, conv_b):
-        if call.kernel not in BAND_KERNELS:
+        if call.kernel not in CONV_KERNELS:
             raise TinyAotError(f"internal error: cannot run {call.kernel} in bands", file=graph.source,
                                op_index=fusion.consumer, op_type="ADD")
     if add.kernel not in ADD_KERNELS:
@@ -33,13 +35,14 @@ def lower_band_residual(graph, fusion, conv_a_calls, conv_b_calls, add_calls):
                            op_index=fusion.consumer, op_type="ADD")
     x, (t, u) = fusion.block_input, fusion.tensors
     _, height, width, channels = graph.tensors[x].shape
-    t_row, x_row = width * graph.tensors[t].shape[3], width * channels
+    t_row, x_row = width * graph.tensors[t].shape[3], width * channels  # elements
+    ctype = graph.tensors[x].ctype
     scratch = [fusion.window_bytes, fusion.band_bytes]
     conv = []
     for call, name, inp, out in ((conv_a, "band_a", BandInput(x, x_row, "first_a"),
                                   f"window + (computed - first) * {t_row}"),
-                                 (conv_b, "band_b", "window", ScratchRef(1, "int8_t"))):
-        at_params, at_input, at_output = BAND_KERNELS[call.kernel]
+                                 (conv_b, "band_b", "window", ScratchRef(1, ctype))):
+        at_params, at_input, at_output = CONV_KERNELS[call.kernel]
         args = [ScratchRef(a.index + len(scratch), a.ctype) if isinstance(a, ScratchRef) else a for a in call.args]
         params = args[at_params]
         args[at_params], args[at_input], args[at_output] = f"&{name}", inp, out
@@ -54,9 +57,9 @@ def lower_band_residual(graph, fusion, conv_a_calls, conv_b_calls, add_calls):
         args[1:4] = [ParamArray("int32_t", np.array(d, np.int32)) for d in ([height, x_row], [x_row, 1], [x_row, 1])]
     args[0] = "&band_add"
     # The ADD's inputs in their order: X from the band's row on, U's band.
-    args = [BandInput(x, x_row, "row") if a == TensorRef(x) else ScratchRef(1, "int8_t") if a == TensorRef(u)
+    args = [BandInput(x, x_row, "row") if a == TensorRef(x) else ScratchRef(1, ctype) if a == TensorRef(u)
             else BandInput(a.tensor, x_row, "row") if isinstance(a, TensorRef) else a for a in args]
     out = graph.operators[fusion.consumer].outputs[0]
     kernel = f"{conv_a.kernel}+{conv_b.kernel}+{add.kernel} in bands"
     return [ResidualLoop(kernel, tuple(conv), add.__class__(add.kernel, args, header=add.header), params, height,
-                         fusion.rows, t_row, x_row, scratch, overlaps=[(x, out, EXACT)])]
+                         fusion.rows, ctype, t_row, x_row, scratch, overlaps=[(x, out, EXACT)])]

@@ -106,7 +106,8 @@ class ResidualLoop:
     add_params: ParamStruct
     height: int  # rows of X, T, U and O
     rows: int
-    t_row: int  # bytes of one T row
+    ctype: str  # of X, T, U and O's elements: int8_t or int16_t
+    t_row: int  # elements of one T row
     x_row: int  # elements of one X row
     scratch: list
     overlaps: list = field(default_factory=list)

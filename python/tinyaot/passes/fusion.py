@@ -169,7 +169,8 @@ def _conv_rows(graph, op, x):
             (o.get("dilation_h_factor", 1), o.get("dilation_w_factor", 1)) != (1, 1):
         return None
     inp, weights, out = graph.tensors[x], graph.tensors[op.inputs[1]], graph.tensors[op.outputs[0]]
-    if any(t.dtype != "int8" for t in (inp, weights, out)) or len(inp.shape) != 4 or len(out.shape) != 4 or \
+    if inp.dtype not in ("int8", "int16") or out.dtype != inp.dtype or weights.dtype != "int8" or \
+            len(inp.shape) != 4 or len(out.shape) != 4 or \
             len(weights.shape) != 4 or inp.shape[0] != 1 or weights.shape[3] != inp.shape[3] or \
             tuple(out.shape[:3]) != tuple(inp.shape[:3]) or out.shape[3] != weights.shape[0]:
         return None  # grouped, batched or malformed: left unfused (the lowerings report what is wrong)
@@ -195,7 +196,7 @@ def _residual(graph, views, add, readers, alignment):
         a, b = _conv_rows(graph, conv_a, x), _conv_rows(graph, conv_b, t)
         tensors = [graph.tensors[i] for i in (x, t, u, add.outputs[0])]
         if a is None or b is None or tensors[2].shape != tensors[0].shape or tensors[3].shape != tensors[0].shape \
-                or tensors[3].dtype != "int8":
+                or tensors[3].dtype != tensors[0].dtype:
             continue
         if any(i in graph.outputs or i in views.root or i in views.root.values() or graph.tensors[i].is_constant
                or graph.tensors[i].is_variable for i in (x, t, u)) or add.outputs[0] in views.root:
@@ -204,9 +205,9 @@ def _residual(graph, views, add, readers, alignment):
         if filter_b - 1 - pad_b < pad_a:
             continue  # a later T row would read X rows the band's O has overwritten
         _, h, w, ch = tensors[0].shape
-        t_row, x_row = w * tensors[1].shape[3], w * ch
+        t_row, x_row = (w * c * tensors[0].itemsize for c in (tensors[1].shape[3], ch))  # bytes
         taps = graph.tensors[conv_b.inputs[1]].shape[1:]
-        by_work = -(-MIN_BAND_MACS // max(1, x_row * taps[0] * taps[1] * taps[2]))
+        by_work = -(-MIN_BAND_MACS // max(1, w * ch * taps[0] * taps[1] * taps[2]))
         by_ram = (tensors[0].nbytes // MAX_BAND_SHARE - (filter_b - 1) * t_row) // (t_row + x_row)
         rows = max(1, min(h, by_work, by_ram))
         window = min(h, rows + filter_b - 1) * t_row
