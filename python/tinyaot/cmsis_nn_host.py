@@ -38,11 +38,13 @@ def compile_flags(root):
     return ["-isystem", str(root / "Include")]
 
 
-def host_library(cc):
-    """Path of libcmsis-nn.a built from cmsis_nn_dir() with `cc`, building it the first time."""
+def host_library(cc, extra_flags=()):
+    """Path of libcmsis-nn.a built from cmsis_nn_dir() with `cc` (and extra_flags, e.g. sanitizers),
+    building it the first time."""
     root = cmsis_nn_dir()
     sources = sorted((root / "Source").rglob("*.c"))
-    key = hashlib.sha256("\n".join([str(root), cc, *FLAGS, *(f"{s}:{s.stat().st_mtime_ns}" for s in sources)])
+    flags = [*FLAGS, *extra_flags]
+    key = hashlib.sha256("\n".join([str(root), cc, *flags, *(f"{s}:{s.stat().st_mtime_ns}" for s in sources)])
                          .encode()).hexdigest()[:16]
     lib = CACHE / key / "libcmsis-nn.a"
     if lib.exists():
@@ -51,7 +53,7 @@ def host_library(cc):
         def compile_one(i_src):
             i, src = i_src
             obj = Path(tmp) / f"{i:04d}_{src.stem}.o"
-            result = subprocess.run([cc, *FLAGS, "-I", str(root / "Include"), "-c", str(src), "-o", str(obj)],
+            result = subprocess.run([cc, *flags, "-I", str(root / "Include"), "-c", str(src), "-o", str(obj)],
                                     capture_output=True, text=True)
             if result.returncode:
                 raise TinyAotError(f"building CMSIS-NN for the host failed on {src}:\n{result.stderr.strip()}")

@@ -1,7 +1,7 @@
 """The pipeline, top to bottom: frontend -> views -> fusion -> lowering -> planner -> codegen."""
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from collections import Counter
 from typing import NamedTuple
@@ -37,6 +37,8 @@ class Options:
     weights: str = "linked"  # "linked": static const arrays; "blob": <name>.weights.bin, bound at run time
     arena_group: str | None = None  # models of one group share the arena tinyaot_<group>_arena (runs must not overlap)
     fusion: bool = True  # band fusion of a convolution into its FULLY_CONNECTED (passes/fusion.py)
+    # Set by compile_model, not by users: 1x1 convolutions on CMSIS-NN's im2col kernel (cmsis_nn.conv_kernel).
+    pointwise_im2col: bool = False
 
 
 @dataclass
@@ -61,8 +63,8 @@ def compile_model(path, options):
     graph = read_tflite(path)
     views = find_views(graph, options.inputs_in_arena)
     fusions = find_fusions(graph, views, options.alignment) if options.fusion else {}
-    planned = _lower_and_plan(graph, views, options, fusions)
-    unfused = _lower_and_plan(graph, views, options, {}) if fusions else planned
+    planned = _smaller_pointwise_plan(graph, views, options, fusions)
+    unfused = _smaller_pointwise_plan(graph, views, options, {}) if fusions else planned
     declined = None
     if unfused.outcome.arena_size <= planned.outcome.arena_size:
         # Outputs written over inputs can beat a band (a strided convolution over its input):
@@ -71,7 +73,7 @@ def compile_model(path, options):
             declined = (f"band fusion not used: the unfused arena ({unfused.outcome.arena_size} bytes) is not larger "
                         f"than the fused one ({planned.outcome.arena_size})")
         planned, fusions = unfused, {}
-    calls, backends, buffers, outcome = planned
+    calls, backends, buffers, outcome, _ = planned
     state, state_size = place_state(graph, options.alignment)
     model = CompiledModel(options, graph, views, calls, buffers, outcome.arena_size, unfused.outcome.lower_bound,
                           state, state_size, backends, outcome, fusions=fusions)
@@ -83,6 +85,8 @@ def compile_model(path, options):
         model.notes.append(f"classic lower bound {model.lower_bound} bytes unfused, {outcome.lower_bound} fused")
     if declined:
         model.notes.append(declined)
+    if planned.pointwise_note:
+        model.notes.append(planned.pointwise_note)
     return model
 
 
@@ -91,6 +95,24 @@ class _Planned(NamedTuple):
     backends: dict
     buffers: list
     outcome: object
+    pointwise_note: str | None = None
+
+
+def _smaller_pointwise_plan(graph, views, options, fusions):
+    """_lower_and_plan; with CMSIS-NN on a core without DSP, also with the 1x1 convolutions on
+    arm_convolve_s8, whose output may overlap its input, kept where the arena comes out smaller
+    (it costs a few percent more instructions: the wrapper's 1x1 kernels stay otherwise)."""
+    planned = _lower_and_plan(graph, views, options, fusions)
+    if options.kernels != "cmsis-nn" or CPU_ARCH[options.cpu] != "scalar" or not any(
+            c.args[-1] in ("arm_convolve_1x1_s8_fast", "arm_convolve_1x1_s8") for _, calls in planned.calls
+            for c in calls if c.kernel == "tinyaot_cmsis_conv_s8"):
+        return planned
+    im2col = _lower_and_plan(graph, views, replace(options, pointwise_im2col=True), fusions)
+    if im2col.outcome.arena_size >= planned.outcome.arena_size:
+        return planned
+    return im2col._replace(pointwise_note=(
+        f"1x1 convolutions on arm_convolve_s8 (im2col), whose output may overlap its input, instead of "
+        f"arm_convolve_1x1_s8[_fast]: arena {im2col.outcome.arena_size} bytes instead of {planned.outcome.arena_size}"))
 
 
 def _lower_and_plan(graph, views, options, fusions):
@@ -219,7 +241,7 @@ def _backend_calls(ctx, lowering, options):
     """(calls, (backend, reason)) of a validated operator on options.kernels."""
     calls = lowering(ctx)
     if options.kernels == "cmsis-nn":
-        cmsis_calls, reason = cmsis_nn.lower(ctx, calls, options.cpu)
+        cmsis_calls, reason = cmsis_nn.lower(ctx, calls, options.cpu, options.pointwise_im2col)
         return cmsis_calls, ("portable" if reason else "cmsis-nn", reason)
     return calls, ("portable", None)
 

@@ -15,7 +15,7 @@ import pytest
 from conftest import SHARED_MODEL_NAMES, SHARED_MODELS
 from tinyaot import cmsis_nn_host
 from tinyaot.backends import CPU_ARCH
-from tinyaot.backends.cmsis_nn import avgpool_buffer_size, conv_buffer_size, depthwise_buffer_size
+from tinyaot.backends.cmsis_nn import avgpool_buffer_size, conv_buffer_size, conv_kernel, depthwise_buffer_size
 from tinyaot.compiler import Options, compile_model
 from tinyaot.testing import catalog
 
@@ -23,11 +23,14 @@ CPUS = {"scalar": "cortex-m3", "dsp": "cortex-m4"}
 SUFFIX = {"scalar": "", "dsp": "_dsp"}
 KINDS = {"tinyaot_cmsis_conv_s8": "conv", "tinyaot_cmsis_depthwise_conv_s8": "depthwise",
          "tinyaot_cmsis_pool_s8": "pool"}
+IM2COL = "tinyaot_cmsis_convolve_s8"  # arm_convolve_s8
 
 
 def _python_size(kind, f, arch):
     if kind == "pool":
         return 0 if f["max"] else avgpool_buffer_size(arch, f["channels"])
+    if kind == "im2col":
+        return conv_buffer_size(f, IM2COL)
     return conv_buffer_size(f) if kind == "conv" else depthwise_buffer_size(f, arch)
 
 
@@ -40,7 +43,7 @@ def _c_call(kind, f, arch):
                 f"({f['output_w']}, {f['channels']}));")
     tiles = "{%d, %d}, {%d, %d}, {%d, %d}" % (f["stride_w"], f["stride_h"], f["pad_w"], f["pad_h"],
                                              f["dilation_w"], f["dilation_h"])
-    if kind == "conv":
+    if kind in ("conv", "im2col"):
         params = f"cmsis_nn_conv_params p = {{1, 0, {tiles}, {{-128, 127}}}};"
         filter_dims = (f["output_c"], f["filter_h"], f["filter_w"], f["input_c"])
         function = "arm_convolve_wrapper_s8_get_buffer_size"
@@ -51,6 +54,9 @@ def _c_call(kind, f, arch):
     dims = {"i": (f["input_n"], f["input_h"], f["input_w"], f["input_c"]), "w": filter_dims,
             "o": (f["input_n"], f["output_h"], f["output_w"], f["output_c"])}
     decl = ", ".join(f"{k} = {{{', '.join(map(str, v))}}}" for k, v in dims.items())
+    if kind == "im2col":  # a 1x1 convolution compile_model put on arm_convolve_s8 or _1_x_n_s8 (same size off MVE)
+        return (f"{{ {params} cmsis_nn_dims {decl}; (void)p; (void)o; "
+                f"printf(\"%ld\\n\", (long)arm_convolve_s8_get_buffer_size(&i, &w)); }}")
     return (f"{{ {params} cmsis_nn_dims {decl}; "
             f"printf(\"%ld\\n\", (long){function}{SUFFIX[arch]}(&p, &i, &w, &o)); }}")
 
@@ -83,7 +89,10 @@ def _planned(arch, folder):
         for _, calls in model.calls:
             for call in calls:
                 if call.kernel in KINDS:
-                    cases.append((KINDS[call.kernel], call.args[0].fields, sum(call.scratch)))
+                    f = call.args[0].fields
+                    # A 1x1 convolution compile_model put on arm_convolve_s8, not the wrapper's kernel.
+                    im2col = call.kernel == "tinyaot_cmsis_conv_s8" and call.args[-1] != conv_kernel(f)
+                    cases.append(("im2col" if im2col else KINDS[call.kernel], f, sum(call.scratch)))
     return cases
 
 

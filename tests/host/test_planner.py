@@ -235,10 +235,23 @@ def test_cli_writes_the_plan_picture(own_model, tmp_path):
     assert (out / "kws.plan.svg").read_text().count(" bytes at offset ") == len(plan)
 
 
-def test_cmsis_nn_kernels_declare_no_overlap(own_model):
-    model = compile_model(own_model("ds_cnn_kws"), Options("m", kernels="cmsis-nn", cpu="cortex-m0"))
-    assert not any(b.overlaps for b in model.buffers)
-    assert model.arena_size == model.lower_bound == model.plan.overlap_bound == 16000
+def test_cmsis_nn_kernels_declare_overlaps_on_cores_without_dsp_only(own_model):
+    """Cortex-M4 runs CMSIS-NN's DSP paths: nothing declared, the wrapper's 1x1 kernel. Cortex-M0
+    runs its plain C: the DS-CNN's pointwise convolutions go on arm_convolve_s8, whose output
+    may overlap its input (arm_convolve_1x1_s8_fast's may not), and the arena shrinks."""
+    def kernels(model):
+        return {c.args[-1] for _, calls in model.calls for c in calls if c.kernel == "tinyaot_cmsis_conv_s8"}
+
+    dsp = compile_model(own_model("ds_cnn_kws"), Options("m", kernels="cmsis-nn", cpu="cortex-m4"))
+    assert not any(b.overlaps for b in dsp.buffers)
+    assert dsp.arena_size == dsp.lower_bound == dsp.plan.overlap_bound == 16000
+    assert "arm_convolve_1x1_s8_fast" in kernels(dsp)
+    scalar = compile_model(own_model("ds_cnn_kws"), Options("m", kernels="cmsis-nn", cpu="cortex-m0"))
+    assert sum(bool(b.overlaps) for b in scalar.buffers) == 9  # 4 depthwise, 4 pointwise, the average pool
+    assert scalar.arena_size == scalar.plan.overlap_bound == 9536
+    assert kernels(scalar) == {"tinyaot_cmsis_convolve_s8"}
+    assert ("1x1 convolutions on arm_convolve_s8 (im2col), whose output may overlap its input, instead of "
+            "arm_convolve_1x1_s8[_fast]: arena 9536 bytes instead of 16000") in scalar.notes
 
 
 def test_input_also_read_through_an_undeclared_view_keeps_its_bytes(tmp_path):

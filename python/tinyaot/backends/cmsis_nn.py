@@ -13,7 +13,7 @@ arm_depthwise_conv_get_buffer_sizes_s8.c (tests compare them with CMSIS-NN's own
 
 import numpy as np
 
-from tinyaot.backends import CPU_ARCH
+from tinyaot.backends import CPU_ARCH, cmsis_nn_overlap
 from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, ScratchRef, TensorRef, optional_ref
 from tinyaot.ops.conv import window_geometry
 from tinyaot.quant import per_channel_multipliers
@@ -21,14 +21,17 @@ from tinyaot.quant import per_channel_multipliers
 HEADER = "tinyaot_cmsis_nn.h"
 
 
-def lower(ctx, portable_calls, cpu):
-    """(calls, reason): CMSIS-NN calls and None, or the portable calls and why they stay."""
+def lower(ctx, portable_calls, cpu, pointwise_im2col=False):
+    """(calls, reason): CMSIS-NN calls and None, or the portable calls and why they stay.
+    pointwise_im2col: 1x1 convolutions on arm_convolve_s8 too (see conv_kernel)."""
     handler = _HANDLERS.get(ctx.op.type)
     if handler is None:
         return portable_calls, "no CMSIS-NN lowering for this operator"
     reason = _unsupported(ctx)
     if reason:
         return portable_calls, reason
+    if handler is _lower_conv:
+        return _lower_conv(ctx, CPU_ARCH[cpu], portable_calls, pointwise_im2col), None
     return handler(ctx, CPU_ARCH[cpu], portable_calls), None
 
 
@@ -83,16 +86,23 @@ def _conv_common(ctx, weights_hw):
     return fields, tables, tensors
 
 
-def _call(kernel, params, tables, tensors, scratch_bytes, extra=()):
+def _call(kernel, params, tables, tensors, scratch_bytes, extra=(), overlaps=()):
     scratch = ScratchRef(0, "void") if scratch_bytes else "NULL"
     return [KernelCall(kernel, [params, *tables, scratch, *tensors, *extra],
-                       scratch=[scratch_bytes] if scratch_bytes else [], header=HEADER)]
+                       scratch=[scratch_bytes] if scratch_bytes else [], header=HEADER, overlaps=list(overlaps))]
 
 
-def conv_kernel(f):
-    """The kernel arm_convolve_wrapper_s8 dispatches an ungrouped convolution to (off MVE)."""
-    if f["pad_h"] == 0 and f["pad_w"] == 0 and f["filter_h"] == 1 and f["filter_w"] == 1 \
-            and f["dilation_h"] == 1 and f["dilation_w"] == 1:
+def _pointwise(f):
+    return (f["pad_h"] == 0 and f["pad_w"] == 0 and f["filter_h"] == 1 and f["filter_w"] == 1
+            and f["dilation_h"] == 1 and f["dilation_w"] == 1)
+
+
+def conv_kernel(f, pointwise_im2col=False):
+    """The kernel arm_convolve_wrapper_s8 dispatches an ungrouped convolution to (off MVE), or with
+    pointwise_im2col arm_convolve_s8 for a 1x1 one too: same sums, a 4 x input channels scratch,
+    and on cores without DSP an output that may overlap its input (the 1x1 kernels re-read all
+    their input once per output channel pair); compile_model takes it where the arena shrinks."""
+    if _pointwise(f) and not pointwise_im2col:
         return "arm_convolve_1x1_s8_fast" if f["stride_h"] == 1 and f["stride_w"] == 1 else "arm_convolve_1x1_s8"
     if f["input_h"] == 1 and f["dilation_w"] == 1 and f["filter_h"] == 1 and (f["stride_w"] * f["input_c"]) % 4 == 0:
         return "arm_convolve_1_x_n_s8"
@@ -108,11 +118,13 @@ def depthwise_kernel(f):
     return "arm_depthwise_conv_s8"
 
 
-def _lower_conv(ctx, _arch, _portable):
+def _lower_conv(ctx, arch, _portable, pointwise_im2col=False):
     fields, tables, tensors = _conv_common(ctx, ctx.input(1).shape[1:3])
-    size = conv_buffer_size(fields)
     params = ParamStruct("struct tinyaot_cmsis_conv_params", {**fields, "ch_mult": 1})
-    return _call("tinyaot_cmsis_conv_s8", params, tables, tensors, size, [conv_kernel(params.fields)])
+    kernel = conv_kernel(params.fields, pointwise_im2col)
+    size = conv_buffer_size(fields, kernel)
+    return _call("tinyaot_cmsis_conv_s8", params, tables, tensors, size, [kernel],
+                 cmsis_nn_overlap.convolution(arch, kernel, ctx.input(0), ctx.output(), params.fields))
 
 
 def _lower_depthwise(ctx, arch, _portable):
@@ -120,8 +132,9 @@ def _lower_depthwise(ctx, arch, _portable):
     ch_mult = ctx.op.options.get("depth_multiplier", 1)
     size = depthwise_buffer_size(fields, arch)
     params = ParamStruct("struct tinyaot_cmsis_conv_params", {**fields, "ch_mult": ch_mult})
-    return _call("tinyaot_cmsis_depthwise_conv_s8", params, tables, tensors, size,
-                 [depthwise_kernel(params.fields)])
+    kernel = depthwise_kernel(params.fields)
+    return _call("tinyaot_cmsis_depthwise_conv_s8", params, tables, tensors, size, [kernel],
+                 overlaps=cmsis_nn_overlap.depthwise(arch, kernel, ctx.input(0), ctx.output(), params.fields))
 
 
 def _lower_fully_connected(ctx, _arch, _portable):
@@ -162,8 +175,9 @@ def _lower_pool(ctx, arch, portable):
     params = ParamStruct("struct tinyaot_cmsis_pool_params",
                          {"max": int(is_max), **_portable_fields(portable, *POOL_FIELDS)})
     size = 0 if is_max else avgpool_buffer_size(arch, params.fields["channels"])
-    return _call("tinyaot_cmsis_pool_s8", params, [], [TensorRef(ctx.input(0).index),
-                                                       TensorRef(ctx.output().index)], size)
+    inp, out = ctx.input(0), ctx.output()
+    return _call("tinyaot_cmsis_pool_s8", params, [], [TensorRef(inp.index), TensorRef(out.index)], size,
+                 overlaps=cmsis_nn_overlap.pooling(arch, is_max, inp, out, params.fields))
 
 
 def avgpool_buffer_size(arch, channels):
@@ -171,19 +185,21 @@ def avgpool_buffer_size(arch, channels):
     return 4 * channels if arch == "dsp" else 0
 
 
-def _lower_softmax(ctx, _arch, portable):
+def _lower_softmax(ctx, arch, portable):
     f = _portable_fields(portable, "outer_size", "depth", "input_multiplier", "input_left_shift", "diff_min")
-    out = ctx.output()
+    inp, out = ctx.input(0), ctx.output()
     kernel = "tinyaot_cmsis_softmax_s8" if out.dtype == "int8" else "tinyaot_cmsis_softmax_s8_s16"
-    return [KernelCall(kernel, [ParamStruct("struct tinyaot_cmsis_softmax_params", f), TensorRef(ctx.input(0).index),
-                                TensorRef(out.index)], header=HEADER)]
+    return [KernelCall(kernel, [ParamStruct("struct tinyaot_cmsis_softmax_params", f), TensorRef(inp.index),
+                                TensorRef(out.index)], header=HEADER,
+                       overlaps=cmsis_nn_overlap.elementwise(arch, [inp], out))]
 
 
 def _lower_elementwise(kernel, ctype, names):
-    def lower(ctx, _arch, portable):
+    def lower(ctx, arch, portable):
         params = ParamStruct(ctype, _portable_fields(portable, "size", *names))
-        return [KernelCall(kernel, [params, TensorRef(ctx.input(0).index), TensorRef(ctx.input(1).index),
-                                    TensorRef(ctx.output().index)], header=HEADER)]
+        a, b, out = ctx.input(0), ctx.input(1), ctx.output()
+        return [KernelCall(kernel, [params, TensorRef(a.index), TensorRef(b.index), TensorRef(out.index)],
+                           header=HEADER, overlaps=cmsis_nn_overlap.elementwise(arch, [a, b], out))]
     return lower
 
 
@@ -221,12 +237,11 @@ def _aligned4(n):
     return n + (4 - n % 4) % 4
 
 
-def conv_buffer_size(f):
-    """arm_convolve_wrapper_s8_get_buffer_size[_dsp] (built by GCC) for an ungrouped convolution:
-    the same on every non-MVE core."""
-    pointwise = (f["pad_h"] == 0 and f["pad_w"] == 0 and f["filter_h"] == 1 and f["filter_w"] == 1
-                 and f["dilation_h"] == 1 and f["dilation_w"] == 1)
-    if pointwise:
+def conv_buffer_size(f, kernel=None):
+    """arm_convolve_wrapper_s8_get_buffer_size[_dsp] (built by GCC) for an ungrouped convolution on
+    the wrapper's kernel (arm_convolve_s8_get_buffer_size for `kernel` arm_convolve_s8): the same
+    on every non-MVE core."""
+    if (kernel or conv_kernel(f)).startswith("arm_convolve_1x1"):
         return 0  # arm_convolve_1x1_s8_fast asks for a buffer only when built by armclang
     # The 1xN path and the general path ask for the same im2col buffer off MVE.
     return 2 * _aligned4(f["filter_w"] * f["filter_h"] * f["input_c"]) * 2

@@ -11,7 +11,8 @@ changes must keep them passing, by changing the declaration here if need be.
 The window kernels' bounds are worked out in elements and declared in bytes: their
 input and output have one element size (int8, int16 or float32), and each element
 is read, or written, whole.
-The CMSIS-NN backend's kernels declare nothing: their order is not ours to prove.
+The CMSIS-NN backend's kernels declare theirs in backends/cmsis_nn_overlap.py, on cores
+without DSP instructions only (where CMSIS-NN runs the plain C the host tests run).
 """
 
 import numpy as np

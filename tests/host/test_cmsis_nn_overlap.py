@@ -1,0 +1,146 @@
+"""Proof of the CMSIS-NN kernels' declared overlaps (backends/cmsis_nn_overlap.py), as
+test_overlap_kernels.py proves the portable kernels': each kernel runs on the host with its
+output at every allowed distance from its input, under ASan/UBSan (CMSIS-NN built with them
+too), over seeded random shapes and parameters that reach every code path the backend
+selects, equal byte for byte to the run with separate buffers, which equals TFLM; and some
+case breaks one byte past its limit.
+
+The host has no DSP instructions: it compiles the plain C that CMSIS-NN runs on
+--cpu cortex-m0/m0plus/m1/m3 (ARM_MATH_DSP unset), the only cores the declarations are made
+for (--cpu cortex-m4 and the other DSP cores declare nothing: checked here too).
+"""
+
+import re
+from functools import partial
+
+import numpy as np
+import pytest
+
+from test_overlap_kernels import CASES, _elementwise_model, _run_family, _window_model, check_cases
+from tinyaot import cmsis_nn_host
+from tinyaot.compiler import Options, compile_model
+from tinyaot.host import SANITIZE_FLAGS
+from tinyaot.modelbuilder import ModelBuilder
+from tinyaot.ops.conv import PADDING_SAME, PADDING_VALID, out_size
+from tinyaot.testing.models_conv import conv, depthwise
+
+IM2COL, ONE_BY_N = "tinyaot_cmsis_convolve_s8", "arm_convolve_1_x_n_s8"
+DW_3X3, DW_OPT, DW = "arm_depthwise_conv_3x3_s8", "arm_depthwise_conv_s8_opt", "arm_depthwise_conv_s8"
+
+
+def _q(rng):
+    return float(rng.uniform(0.01, 0.1)), int(rng.integers(-20, 20))
+
+
+def _dw_model(rng, family):
+    """dw_3x3: the 3x3 kernel's cases (multiplier 1, batch 1, padding <= 1), with channel counts
+    that leave 0 to 3 channels after the groups of four; dw_mult4: a multiplier of 4 or 8."""
+    while True:
+        c = int(rng.integers(1, 10))
+        h, w = (int(v) for v in rng.integers(1, 8, 2))
+        stride = tuple(int(v) for v in rng.integers(1, 3, 2))
+        padding = int(rng.choice([PADDING_SAME, PADDING_VALID]))
+        filt = (3, 3) if family == "dw_3x3" else tuple(int(v) for v in rng.integers(1, 4, 2))
+        oh, ow = (out_size(padding, n, f, s, 1) for n, f, s in zip((h, w), filt, stride))
+        if oh >= 1 and ow >= 1:
+            break
+    mult = 1 if family == "dw_3x3" else int(rng.choice([4, 8]))
+    mb = ModelBuilder()
+    q = _q(rng)
+    x = mb.input("x", "int8", [1, h, w, c], scale=q[0], zero_point=q[1])
+    y, _ = depthwise(mb, rng, x, q, [1, oh, ow, c * mult], filt, multiplier=mult, stride=stride, padding=padding,
+                     out_zp=int(rng.integers(-10, 10)))
+    mb.output(y)
+    return mb.build()
+
+
+def _conv_1xn_model(rng, _family):
+    """A row image (height 1, filter 1 x N): arm_convolve_1_x_n_s8's cases (stride x channels a multiple of 4)."""
+    while True:
+        c, stride_w = int(rng.choice([4, 8])), int(rng.integers(1, 3))
+        w, fw = int(rng.integers(2, 12)), int(rng.integers(2, 5))
+        padding = int(rng.choice([PADDING_SAME, PADDING_VALID]))
+        ow = out_size(padding, w, fw, stride_w, 1)
+        if ow >= 1:
+            break
+    mb = ModelBuilder()
+    q = _q(rng)
+    x = mb.input("x", "int8", [int(rng.integers(1, 3)), 1, w, c], scale=q[0], zero_point=q[1])
+    y, _ = conv(mb, rng, x, q, [mb.tensors[x]["shape"][0], 1, ow, int(rng.integers(1, 9))], (1, fw),
+                stride=(1, stride_w), padding=padding, out_zp=int(rng.integers(-10, 10)))
+    mb.output(y)
+    return mb.build()
+
+
+# family: (model builder, the CMSIS-NN kernels its cases must call, all of them, or the C call's name)
+FAMILIES = {
+    "conv": (_window_model, {IM2COL}),
+    "conv_1xn": (_conv_1xn_model, {ONE_BY_N}),
+    "pointwise": (_window_model, {IM2COL, ONE_BY_N}),  # with pointwise_im2col, as compile_model picks it
+    "depthwise": (_window_model, {DW, DW_OPT, DW_3X3}),
+    "dw_3x3": (_dw_model, {DW_3X3}),
+    "dw_mult4": (_dw_model, {DW}),
+    "avg_pool": (_window_model, {"tinyaot_cmsis_pool_s8"}),
+    "max_pool": (_window_model, {"tinyaot_cmsis_pool_s8"}),
+    "softmax": (_elementwise_model, {"tinyaot_cmsis_softmax_s8"}),
+    "add": (_elementwise_model, {"tinyaot_cmsis_add_s8"}),
+    "mul": (_elementwise_model, {"tinyaot_cmsis_mul_s8"}),
+}
+# Bytes past the limit within which some case must break: the declarations are exact (the
+# first output byte written after the last read), but max pooling writes a pixel's output
+# before reading its window, so it is declared from the next pixel on (safe up to then).
+SLACK = {"max_pool": 8}
+# arm_max_pool_s8 memcpy()s a window pixel into the output pixel: past the limit the two can
+# overlap, which ASan stops at. Its allowed distances run under full ASan, those past the
+# limit (where that memcpy is a break of the bound) without ASan's memcpy checks.
+PAST_WITHOUT_MEMCPY_CHECKS = {"max_pool"}
+
+
+def _options(family, cpu, name):
+    return Options(name, kernels="cmsis-nn", cpu=cpu, pointwise_im2col=family == "pointwise")
+
+
+@pytest.fixture(scope="module")
+def sanitized_cmsis_nn():
+    from tinyaot.harness.build import cmsis_nn_dir
+    root = cmsis_nn_dir()
+    if root is None:
+        pytest.skip("no CMSIS-NN tree (TINYAOT_CMSIS_NN_DIR, or ../shared/third_party/CMSIS-NN): "
+                    "the CMSIS-NN kernels' overlaps cannot be run")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv(cmsis_nn_host.ENV, str(root))
+        # CMSIS-NN shifts negative values left (arm_elementwise_add_s8): undefined in C99, what GCC
+        # does on every target; Arm's code, not ours to fix, so that check alone is off for it.
+        flags = [*SANITIZE_FLAGS, "-fno-sanitize=shift-base"]
+        yield cmsis_nn_host.compile_flags(root), [str(cmsis_nn_host.host_library("cc", flags))]
+
+
+@pytest.mark.parametrize("family", sorted(FAMILIES))
+def test_cmsis_nn_output_overlapping_the_input_as_declared_changes_nothing(family, tmp_path, sanitized_cmsis_nn):
+    build, kernels = FAMILIES[family]
+    cflags, libs = sanitized_cmsis_nn
+    run = partial(_run_family, family, None, tmp_path, build, partial(_options, family, "cortex-m3"), cflags, libs)
+    if family in PAST_WITHOUT_MEMCPY_CHECKS:
+        run(past=0)  # fails on any ASan report at an allowed distance (differences: the next run)
+        cases = run(past=SLACK[family], asan=":replace_intrin=0")
+    else:
+        cases = run(past=SLACK.get(family, 1))
+    called = {k for name in cases for k in re.findall(r"\b(arm_\w+|tinyaot_cmsis_\w+_s8)\)?;",
+                                                       (tmp_path / f"{name}.c").read_text())}
+    assert called & kernels == called - {"tinyaot_cmsis_conv_s8", "tinyaot_cmsis_depthwise_conv_s8"}, called
+    check_cases(family, cases, SLACK.get(family, 1))
+
+
+@pytest.mark.parametrize("family", ["conv", "dw_3x3", "avg_pool", "add"])
+def test_dsp_cores_declare_nothing(family, tmp_path):
+    """On a DSP core CMSIS-NN runs other code (4-byte reads and writes, other orders)."""
+    build, _ = FAMILIES[family]
+    rng = np.random.default_rng(1)
+    declared = {"cortex-m0": 0, "cortex-m4": 0, "cortex-m7": 0}
+    for n in range(CASES):
+        path = tmp_path / f"m{n}.tflite"
+        path.write_bytes(build(rng, family))
+        for cpu in declared:
+            declared[cpu] += sum(bool(c.overlaps) for _, calls in compile_model(path, _options(family, cpu, "m")).calls
+                                 for c in calls)
+    assert declared["cortex-m0"] and not declared["cortex-m4"] and not declared["cortex-m7"], declared
