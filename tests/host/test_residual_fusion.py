@@ -133,3 +133,27 @@ def test_fused_block_with_cmsis_nn_matches_tflm(name, own_model, tmp_path, cmsis
     (loop,) = model.calls[_residual(model).consumer][1]
     assert loop.kernel.startswith("tinyaot_cmsis_conv_s8+tinyaot_cmsis_conv_s8+tinyaot_cmsis_add_s8")
     check_against_tflm(path, name, tmp_path, calls=3, kernels="cmsis-nn")
+
+
+def test_random_blocks_match_tflm(tmp_path):
+    """Seeded random blocks (filters 1x1 to 5x3, heights 1 to 14, channel counts, ADD order,
+    activation, per-tensor weights, X the model's input): every fused one matches TFLM, and
+    every one whose filters break the condition is left unfused."""
+    import numpy as np
+    from tinyaot.testing.models_residual import residual_block
+    rng = np.random.default_rng(11)
+    fused = 0
+    for k in range(14):
+        fa, fb = [(int(rng.integers(1, 6)), int(rng.integers(1, 4))) for _ in range(2)]
+        shape = [1, int(rng.integers(1, 15)), int(rng.integers(1, 9)), int(rng.integers(1, 7))]
+        path = tmp_path / f"block{k}.tflite"
+        path.write_bytes(residual_block(300 + k, shape, int(rng.integers(1, 7)), filters=(fa, fb),
+                                        x_first=bool(k % 2), act=k % 3 % 2, per_channel=bool(k % 4),
+                                        x_is_input=k % 5 == 4))
+        model = compile_model(path, Options("m"))
+        if (fb[0] - 1) - (fb[0] - 1) // 2 < (fa[0] - 1) // 2:  # SAME: top padding (f - 1) // 2
+            assert not model.fusions, (k, fa, fb)
+        if model.fusions:
+            fused += 1
+            check_against_tflm(path, f"block{k}", tmp_path / f"block{k}", calls=2, inputs_in_arena=bool(k % 3))
+    assert fused >= 7, f"only {fused} of 14 random blocks were fused: the test would test little"

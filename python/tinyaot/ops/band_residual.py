@@ -11,6 +11,8 @@ int8 values of T and U and the ADD's arithmetic are the unfused ones: only the
 order changes.
 """
 
+from itertools import zip_longest
+
 import numpy as np
 
 from tinyaot.errors import TinyAotError
@@ -37,19 +39,21 @@ def lower_band_residual(graph, fusion, conv_a_calls, conv_b_calls, add_calls):
     _, height, width, channels = graph.tensors[x].shape
     t_row, x_row = width * graph.tensors[t].shape[3], width * channels  # elements
     ctype = graph.tensors[x].ctype
-    scratch = [fusion.window_bytes, fusion.band_bytes]
+    # The convolutions' own scratch (CMSIS-NN's) follows; one call ends before the other starts,
+    # so they share it.
+    shared = [max(sizes) for sizes in zip_longest(conv_a.scratch, conv_b.scratch, fillvalue=0)]
+    scratch = [fusion.window_bytes, fusion.band_bytes, *shared]
     conv = []
     for call, name, inp, out in ((conv_a, "band_a", BandInput(x, x_row, "first_a"),
                                   f"window + (computed - first) * {t_row}"),
                                  (conv_b, "band_b", "window", ScratchRef(1, ctype))):
         at_params, at_input, at_output = CONV_KERNELS[call.kernel]
-        args = [ScratchRef(a.index + len(scratch), a.ctype) if isinstance(a, ScratchRef) else a for a in call.args]
+        args = [ScratchRef(a.index + 2, a.ctype) if isinstance(a, ScratchRef) else a for a in call.args]
         params = args[at_params]
         args[at_params], args[at_input], args[at_output] = f"&{name}", inp, out
         f = params.fields
         conv.append((call.__class__(call.kernel, args, header=call.header), params, f.get("filter_h", 1),
                      f.get("pad_h", 0)))
-        scratch += call.scratch
     params = add.args[0]
     args = list(add.args)
     if add.kernel == "tinyaot_add":

@@ -17,14 +17,16 @@ from tinyaot.testing.catalog import M3_ONLY, test_model
 from tinyaot.testing.models_conv import NONE, RELU, conv
 
 
-def _block(seed, shape, t_ch, filters=((3, 3), (3, 3)), x_first=True, act=NONE, per_channel=True):
-    """input -> CONV_2D 1x1 -> X [shape]; T = CONV_a(X) with t_ch channels, U = CONV_b(T),
-    O = ADD(X, U) (or ADD(U, X)) -> CONV_2D 1x1 -> output (so that O, too, is in the arena)."""
+def residual_block(seed, shape, t_ch, filters=((3, 3), (3, 3)), x_first=True, act=NONE, per_channel=True,
+                   x_is_input=False):
+    """input -> CONV_2D 1x1 -> X [shape] (or X the input); T = CONV_a(X) with t_ch channels,
+    U = CONV_b(T), O = ADD(X, U) (or ADD(U, X)) -> CONV_2D 1x1 -> output (so that O, too, is
+    in the arena); SAME padding."""
     rng = np.random.default_rng(seed)
     mb = ModelBuilder()
     q = (0.05, -3)
-    inp = mb.input("x", "int8", [*shape[:3], 2], scale=q[0], zero_point=q[1])
-    x, xq = conv(mb, rng, inp, q, shape, (1, 1), out_zp=1)
+    inp = mb.input("x", "int8", [*shape[:3], shape[3] if x_is_input else 2], scale=q[0], zero_point=q[1])
+    x, xq = (inp, q) if x_is_input else conv(mb, rng, inp, q, shape, (1, 1), out_zp=1)
     t, tq = conv(mb, rng, x, xq, [*shape[:3], t_ch], filters[0], act=RELU, out_zp=-128, per_channel=per_channel)
     u, uq = conv(mb, rng, t, tq, shape, filters[1], out_zp=-2, per_channel=per_channel)
     o_scale = float(max(xq[0], uq[0])) * 1.5
@@ -37,41 +39,41 @@ def _block(seed, shape, t_ch, filters=((3, 3), (3, 3)), x_first=True, act=NONE, 
 @test_model("residual_x_first_odd", targets=M3_ONLY)
 def residual_x_first_odd():
     """ADD(X, U), X 7x6x5, T 3 channels, 3x3 SAME twice: bands of 1 row."""
-    return _block(80, [1, 7, 6, 5], 3)
+    return residual_block(80, [1, 7, 6, 5], 3)
 
 
 @test_model("residual_u_first_remainder")
 def residual_u_first_remainder():
     """ADD(U, X) with RELU, X 11x4x8, T 1 channel: bands of 2 rows, the last one row."""
-    return _block(81, [1, 11, 4, 8], 1, x_first=False, act=RELU)
+    return residual_block(81, [1, 11, 4, 8], 1, x_first=False, act=RELU)
 
 
 @test_model("residual_height1", targets=False)
 def residual_height1():
     """X 1x9x3, T 7 channels (more than X): one band, all of it padding above and below."""
-    return _block(82, [1, 1, 9, 3], 7, per_channel=False)
+    return residual_block(82, [1, 1, 9, 3], 7, per_channel=False)
 
 
 @test_model("residual_height2_5x5", targets=False)
 def residual_height2_5x5():
     """X 2x5x4, 5x5 SAME twice (2 rows of padding): one band of 1 row, then the other."""
-    return _block(83, [1, 2, 5, 4], 3, filters=((5, 5), (5, 5)), x_first=False)
+    return residual_block(83, [1, 2, 5, 4], 3, filters=((5, 5), (5, 5)), x_first=False)
 
 
 @test_model("residual_1x1_then_3x3", targets=False)
 def residual_1x1_then_3x3():
     """CONV_a 1x1 (the pointwise kernel, no padding), CONV_b 3x3: X 13x5x6, T 9 channels."""
-    return _block(84, [1, 13, 5, 6], 9, filters=((1, 1), (3, 3)))
+    return residual_block(84, [1, 13, 5, 6], 9, filters=((1, 1), (3, 3)))
 
 
 @test_model("residual_1x3_filters", targets=False)
 def residual_1x3_filters():
     """1x3 filters both (one row each, no row padding): X 9x7x3, T 2 channels."""
-    return _block(85, [1, 9, 7, 3], 2, filters=((1, 3), (1, 3)), x_first=False)
+    return residual_block(85, [1, 9, 7, 3], 2, filters=((1, 3), (1, 3)), x_first=False)
 
 
 @test_model("residual_not_fusable", targets=False)
 def residual_not_fusable():
     """CONV_a 3x3 SAME then CONV_b 1x1: T's row r needs X's row r + 1, which O's row r would
     already have overwritten (filter_b - 1 - pad_b = 0 < pad_a = 1): left unfused."""
-    return _block(86, [1, 8, 8, 4], 4, filters=((3, 3), (1, 1)))
+    return residual_block(86, [1, 8, 8, 4], 4, filters=((3, 3), (1, 1)))
