@@ -87,9 +87,9 @@ def test_no_fusion_switch_and_inspect(own_model, tmp_path):
         assert (len(report["fusions"]), report["arena_size"], report["lower_bound"]) == (fusions, arena, 400)
         assert report["fusion"] == (not flags)
     c = (tmp_path / "1" / "m.c").read_text()
-    assert "for (row = 0; row < 11; row += 2) {" in c and "tinyaot_depthwise_conv2d_s8(&band," in c
+    assert "for (row = 0; row < 11; row += 2) {" in c and "tinyaot_depthwise_mult_s8(&band," in c
     out = run_tinyaot("inspect", path, "--name", "m").stdout
-    assert "(fused)" in out and "tinyaot_depthwise_conv2d_s8+tinyaot_band_fc_s8" in out
+    assert "(fused)" in out and "tinyaot_depthwise_mult_s8+tinyaot_band_fc_s8" in out
     assert "fused: operator 0 (DEPTHWISE_CONV_2D) runs inside operator 1 (FULLY_CONNECTED) in bands of 2 output " \
            "rows: tensor 'dw3' (396 bytes) is never stored; scratch 72 + 4 bytes" in out
     assert "arena 96 bytes, lower bound 400 bytes unfused (fused graph: classic 96, overlap-aware 96)" in out

@@ -164,6 +164,11 @@ def _conv_call(ctx, kernel, ctype, inp, weights, bias, out, own_fields, fold_axi
                 if "depth_multiplier" in own_fields else overlap.convolution(inp, out, geometry))
     if "groups" in own_fields:  # CONV_2D: filters re-laid out for tinyaot_conv2d_s8
         filter_arg = ParamArray("int8_t", _blocks_of_4(weights.data, own_fields["groups"]), True)
+    elif kernel == "tinyaot_depthwise_mult_s8":
+        filter_arg = ParamArray("uint8_t", depthwise_mult_filter(weights.data, own_fields["depth_multiplier"]), True)
+        plain = np.zeros(out.shape[3], np.int32) if bias is None else np.asarray(bias.data, np.int32)
+        folded = fold_input_offset(plain, weights.data, quant["input_offset"], channel_axis=3)
+        bias_arg = ParamArray("int32_t", np.concatenate([folded, plain]))
     else:
         filter_arg = TensorRef(weights.index)
     return [KernelCall(kernel, [
@@ -252,8 +257,26 @@ def lower_depthwise(ctx):
         return s16.depthwise(ctx, inp, weights, bias, out, window_geometry(ctx, inp, out, *weights.shape[1:3]),
                              multiplier)
     _check_bias(ctx, bias, out_ch)
+    if multiplier > 1 and weights.shape[1] * weights.shape[2] * 255 * 255 < 2**31:
+        return _conv_call(ctx, "tinyaot_depthwise_mult_s8", "struct tinyaot_depthwise_conv2d_params",
+                          inp, weights, bias, out, {"depth_multiplier": multiplier})
     return _conv_call(ctx, "tinyaot_depthwise_conv2d_s8", "struct tinyaot_depthwise_conv2d_params",
                       inp, weights, bias, out, {"depth_multiplier": multiplier}, fold_axis=3)
+
+
+def depthwise_mult_filter(weights, multiplier):
+    """A [1][h][w][input_ch * multiplier] depthwise filter in tinyaot_depthwise_mult_s8's
+    order: per input channel, its outputs in chunks of 8, then 4, 2, 1 (the multiplier's
+    remainder), each chunk as [h][w][chunk], every weight plus 128 (a uint8_t)."""
+    w = np.asarray(weights, dtype=np.int16)
+    taps = w.reshape(-1, w.shape[3])  # [h * w][output channel]
+    chunks = [8] * (multiplier // 8) + [n for n in (4, 2, 1) if multiplier % 8 & n]
+    parts = []
+    for first in range(0, w.shape[3], multiplier):
+        for n in chunks:
+            parts.append(taps[:, first:first + n].reshape(-1))
+            first += n
+    return (np.concatenate(parts) + 128).astype(np.uint8)
 
 
 OPS = {"CONV_2D": lower_conv, "DEPTHWISE_CONV_2D": lower_depthwise}
