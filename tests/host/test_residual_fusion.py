@@ -124,7 +124,9 @@ def test_no_fusion_switch_inspect_and_json(own_model, tmp_path):
            "scratch 16 + 64 bytes (window, band)" in out
 
 
-@pytest.mark.parametrize("name", ["residual_1x1_then_3x3", "residual_u_first_remainder", "resnet8"])
+# Blocks CMSIS-NN fuses on the default core (cortex-m3): residual_u_first_remainder, _height2_5x5 and
+# _x_first_odd plan smaller unfused there, their CMSIS-NN kernels' outputs written over their inputs.
+@pytest.mark.parametrize("name", ["residual_1x1_then_3x3", "residual_1x3_filters", "resnet8"])
 def test_fused_block_with_cmsis_nn_matches_tflm(name, own_model, tmp_path, cmsis_nn):
     """CMSIS-NN's convolution kernels on each band (window input, top padding) and its ADD on the
     band's rows give TFLM's values."""
