@@ -116,6 +116,10 @@ def test_no_fusion_switch_inspect_and_json(own_model, tmp_path):
                                   "window_bytes": 16, "band_bytes": 64}]
     c = (tmp_path / "1" / "m.c").read_text()
     assert "for (row = 0; row < 11; row += 2) {" in c and "tinyaot_band_keep_rows(window, 4, first" in c
+    from tinyaot.planner.svg import plan_svg
+    svg = plan_svg(compile_model(path, Options("m")))
+    assert "fused graph's bound 432 bytes (fused: operators 1 and 2 into 3)" in svg
+    assert "o written over conv3: 352 bytes shared at step 3 (starts at it; its kernel allows exactly at it)" in svg
     out = run_tinyaot("inspect", path, "--name", "m").stdout
     assert "tinyaot_conv2d_s8+tinyaot_conv2d_s8+tinyaot_add in bands" in out
     assert "may overlap: o over conv3, starting exactly at it" in out

@@ -72,6 +72,13 @@ def residual_1x3_filters():
     return residual_block(85, [1, 9, 7, 3], 2, filters=((1, 3), (1, 3)), x_first=False)
 
 
+@test_model("residual_pointwise_pair", targets=False)
+def residual_pointwise_pair():
+    """1x1 CONV_a and CONV_b (pointwise kernels, no row of T kept between bands): X 9x6x8,
+    T 12 channels."""
+    return residual_block(87, [1, 9, 6, 8], 12, filters=((1, 1), (1, 1)))
+
+
 @test_model("residual_not_fusable", targets=False)
 def residual_not_fusable():
     """CONV_a 3x3 SAME then CONV_b 1x1: T's row r needs X's row r + 1, which O's row r would
