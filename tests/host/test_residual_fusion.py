@@ -163,3 +163,25 @@ def test_random_blocks_match_tflm(tmp_path):
             fused += 1
             check_against_tflm(path, f"block{k}", tmp_path / f"block{k}", calls=2, inputs_in_arena=bool(k % 3))
     assert fused >= 7, f"only {fused} of 14 random blocks were fused: the test would test little"
+
+
+def test_height1_block_forced_fused_matches_tflm(own_model, tmp_path, monkeypatch):
+    """Height 1 is never fused by choice (its window and band are all of T and U); forced (the
+    unfused plan made to look larger), its one band, padding above and below, gives TFLM's values."""
+    import dataclasses
+    from tinyaot import compiler
+    real = compiler._lower_and_plan
+
+    def unfused_looks_larger(graph, views, options, fusions):
+        planned = real(graph, views, options, fusions)
+        return planned if fusions else planned._replace(outcome=dataclasses.replace(planned.outcome, arena_size=1 << 30))
+
+    def forced(graph, views, alignment):
+        return {3: ResidualFusion(1, 2, 3, 3, (6, 9), 1, 9 * 7, 9 * 3)}
+
+    monkeypatch.setattr(compiler, "_lower_and_plan", unfused_looks_larger)
+    monkeypatch.setattr(compiler, "find_fusions", forced)
+    path = own_model("residual_height1")
+    model = compile_model(path, Options("m"))
+    assert _residual(model).rows == 1 and tuple(model.graph.tensors[3].shape) == (1, 1, 9, 3)
+    check_against_tflm(path, "residual_height1", tmp_path, calls=3)
