@@ -11,11 +11,15 @@
 
 #include <stdint.h>
 
-/* For small helpers whose constant arguments must reach their loops. */
+/* TINYAOT_ALWAYS_INLINE: for small helpers whose constant arguments must reach their loops. */
+/* For inner loops that need every register: inlined into a larger loop nest,
+   the compiler spills their sums to the stack. */
 #if defined(__GNUC__) || defined(__clang__)
 #define TINYAOT_ALWAYS_INLINE inline __attribute__((always_inline))
+#define TINYAOT_NOINLINE __attribute__((noinline))
 #else
 #define TINYAOT_ALWAYS_INLINE inline
+#define TINYAOT_NOINLINE
 #endif
 
 static inline int32_t tinyaot_max_i32(int32_t a, int32_t b) { return a > b ? a : b; }
@@ -136,6 +140,39 @@ static inline int8_t tinyaot_requantize_s8(int32_t acc, int32_t multiplier, int3
 {
     acc = tinyaot_requantize(acc, multiplier, shift) + output_offset;
     return (int8_t)tinyaot_clamp_i32(acc, act_min, act_max);
+}
+
+/*
+ * A kernel's requantization of its output channels, taken from its parameters
+ * into a local: output is int8_t, which may alias anything, so the compiler
+ * would reload every field of the parameters after each output store.
+ */
+struct tinyaot_channel_requant {
+    const int32_t *multiplier, *shift;
+    int32_t per_channel;        /* 1: multiplier/shift per output channel, 0: one for all */
+    int32_t output_offset, act_min, act_max;
+};
+
+static inline struct tinyaot_channel_requant tinyaot_channel_requant_of(const int32_t *multiplier,
+                                                                        const int32_t *shift, int32_t per_channel,
+                                                                        int32_t output_offset, int32_t act_min,
+                                                                        int32_t act_max)
+{
+    struct tinyaot_channel_requant r;
+    r.multiplier = multiplier;
+    r.shift = shift;
+    r.per_channel = per_channel;
+    r.output_offset = output_offset;
+    r.act_min = act_min;
+    r.act_max = act_max;
+    return r;
+}
+
+/* Output channel oc's accumulator to its int8 output. */
+static inline int8_t tinyaot_channel_requantize_s8(const struct tinyaot_channel_requant *r, int32_t oc, int32_t acc)
+{
+    const int32_t ch = r->per_channel ? oc : 0;
+    return tinyaot_requantize_s8(acc, r->multiplier[ch], r->shift[ch], r->output_offset, r->act_min, r->act_max);
 }
 
 /*

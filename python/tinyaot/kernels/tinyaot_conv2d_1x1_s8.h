@@ -23,18 +23,6 @@ struct tinyaot_conv2d_1x1_params {
     int32_t per_channel;        /* 1: multiplier/shift per output channel, 0: one for all */
 };
 
-/* The requantization of one output channel, parameters taken from p once per pixel pair. */
-struct tinyaot_conv2d_1x1_requant {
-    const int32_t *multiplier, *shift;
-    int32_t per_channel, output_offset, act_min, act_max;
-};
-
-static inline int8_t tinyaot_conv2d_1x1_out(const struct tinyaot_conv2d_1x1_requant *r, int32_t oc, int32_t acc)
-{
-    const int32_t ch = r->per_channel ? oc : 0;
-    return tinyaot_requantize_s8(acc, r->multiplier[ch], r->shift[ch], r->output_offset, r->act_min, r->act_max);
-}
-
 /*
  * Every output channel of two output pixels (in0, in1; for an odd pixel out the
  * caller passes the same pixel twice), four channels at a time: each input value
@@ -50,14 +38,9 @@ static void tinyaot_conv2d_1x1_pixel_pair(const struct tinyaot_conv2d_1x1_params
     const int32_t depth = p->input_ch;
     const int32_t output_ch = p->output_ch;
     const int32_t blocked = output_ch - output_ch % 4;
-    struct tinyaot_conv2d_1x1_requant r;
+    const struct tinyaot_channel_requant r = tinyaot_channel_requant_of(multiplier, shift, p->per_channel,
+                                                                        p->output_offset, p->act_min, p->act_max);
     int32_t oc, ic, k;
-    r.multiplier = multiplier;
-    r.shift = shift;
-    r.per_channel = p->per_channel;
-    r.output_offset = p->output_offset;
-    r.act_min = p->act_min;
-    r.act_max = p->act_max;
     for (oc = 0; oc < blocked; oc += 4) {
         const int8_t *w = filter + oc * depth;
         /* a<channel> for pixel 0, b<channel> for pixel 1 */
@@ -80,10 +63,10 @@ static void tinyaot_conv2d_1x1_pixel_pair(const struct tinyaot_conv2d_1x1_params
         acc[0] = a0, acc[1] = a1, acc[2] = a2, acc[3] = a3;
         acc[4] = b0, acc[5] = b1, acc[6] = b2, acc[7] = b3;
         for (k = 0; k < 4; k++) {
-            out0[oc + k] = tinyaot_conv2d_1x1_out(&r, oc + k, acc[k]);
+            out0[oc + k] = tinyaot_channel_requantize_s8(&r, oc + k, acc[k]);
         }
         for (k = 0; k < 4; k++) {
-            out1[oc + k] = tinyaot_conv2d_1x1_out(&r, oc + k, acc[4 + k]);
+            out1[oc + k] = tinyaot_channel_requantize_s8(&r, oc + k, acc[4 + k]);
         }
     }
     for (; oc < output_ch; oc++) {
@@ -93,8 +76,8 @@ static void tinyaot_conv2d_1x1_pixel_pair(const struct tinyaot_conv2d_1x1_params
             acc00 += (int32_t)w0[ic] * in0[ic];
             acc01 += (int32_t)w0[ic] * in1[ic];
         }
-        out0[oc] = tinyaot_conv2d_1x1_out(&r, oc, acc00);
-        out1[oc] = tinyaot_conv2d_1x1_out(&r, oc, acc01);
+        out0[oc] = tinyaot_channel_requantize_s8(&r, oc, acc00);
+        out1[oc] = tinyaot_channel_requantize_s8(&r, oc, acc01);
     }
 }
 

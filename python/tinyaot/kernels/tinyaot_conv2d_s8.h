@@ -4,11 +4,15 @@
  * Matches TFLM's reference_integer_ops::ConvPerChannel, grouped convolution
  * included: out = requant(sum(w * (in - in_zp)) + bias), clamped to the fused
  * activation. Taps outside the input are skipped (zero padding in real terms).
+ * The lowering folds the input offset into the bias (bias + input_offset *
+ * sum(w)), so the taps add plain w * x; at the border the part of the fold for
+ * the skipped taps is taken back.
  */
 #ifndef TINYAOT_CONV2D_S8_H
 #define TINYAOT_CONV2D_S8_H
 
 #include "tinyaot_common.h"
+#include "tinyaot_window_sums.h"
 
 struct tinyaot_conv2d_params {
     int32_t batches;
@@ -29,32 +33,62 @@ struct tinyaot_conv2d_params {
 };
 
 /*
- * Four filters' sums of w * (x + input_offset) over a window of rows x cols taps,
- * added to acc: in points at the first tap, w at its four weights for input
- * channel 0 ([taps][filter_ch][4] from there). Each input value loaded serves four
- * products.
+ * Output pixels in pairs on Cortex-M3 and up; Armv6-M and Armv8-M Baseline
+ * (Cortex-M0/M0+/M23) have eight low registers, too few for eight sums.
  */
-static TINYAOT_ALWAYS_INLINE void tinyaot_conv2d_window4(const int8_t *in, const int8_t *w, int32_t rows,
-                                                         int32_t cols, int32_t filter_ch, int32_t input_offset,
-                                                         int32_t in_x, int32_t in_y, int32_t w_y, int32_t acc[4])
+#ifndef TINYAOT_CONV2D_PIXEL_PAIRS
+#if defined(__ARM_ARCH_6M__) || defined(__ARM_ARCH_8M_BASE__)
+#define TINYAOT_CONV2D_PIXEL_PAIRS 0
+#else
+#define TINYAOT_CONV2D_PIXEL_PAIRS 1
+#endif
+#endif
+
+/*
+ * Pairs only up to this many output channels: the second pixel's outputs wait in
+ * a buffer on the stack until the first pixel's window is done, so that no output
+ * is written before its own pixel's reads end (ops/overlap.py convolution).
+ */
+#define TINYAOT_CONV2D_PAIR_MAX_CH 64
+
+/*
+ * How a window's taps are walked: rows of cols runs, each run of `run`
+ * contiguous input values (a tap's channels, or a whole row of taps when
+ * adjacent taps are adjacent pixels' every channel), runs in_x apart, rows in_y.
+ */
+struct tinyaot_conv2d_walk {
+    int32_t cols, run, in_x, in_y;
+};
+
+/*
+ * Four filters' sums of w * x over rows x k->cols runs, added to acc: in points
+ * at the first tap, w at its four weights for input channel 0 ([taps]
+ * [filter_ch][4] from there, rows w_y apart). Each input value loaded serves
+ * four products. Not inlined, here and in tinyaot_conv2d_pair4: inlined into the
+ * pixel loop, their sums were spilled to the stack.
+ */
+static TINYAOT_NOINLINE void tinyaot_conv2d_window4(const int8_t *in, const int8_t *w, int32_t rows,
+                                                    const struct tinyaot_conv2d_walk *k, int32_t w_y, int32_t acc[4])
 {
     int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
-    int32_t fy, fx, ic;
+    int32_t fy, fx;
     for (fy = rows; fy > 0; fy--) {
         const int8_t *in_tap = in;
         const int8_t *w_tap = w;
-        for (fx = cols; fx > 0; fx--) {
-            for (ic = 0; ic < filter_ch; ic++) {
-                const int32_t x = (int32_t)in_tap[ic] + input_offset;
-                a0 += (int32_t)w_tap[0] * x;
-                a1 += (int32_t)w_tap[1] * x;
-                a2 += (int32_t)w_tap[2] * x;
-                a3 += (int32_t)w_tap[3] * x;
+        for (fx = k->cols; fx > 0; fx--) {
+            const int8_t *x = in_tap;
+            const int8_t *const x_end = x + k->run;
+            do {
+                const int32_t v = *x++;
+                a0 += (int32_t)w_tap[0] * v;
+                a1 += (int32_t)w_tap[1] * v;
+                a2 += (int32_t)w_tap[2] * v;
+                a3 += (int32_t)w_tap[3] * v;
                 w_tap += 4;
-            }
-            in_tap += in_x;
+            } while (x != x_end);
+            in_tap += k->in_x;
         }
-        in += in_y;
+        in += k->in_y;
         w += w_y;
     }
     acc[0] = a0;
@@ -63,98 +97,203 @@ static TINYAOT_ALWAYS_INLINE void tinyaot_conv2d_window4(const int8_t *in, const
     acc[3] = a3;
 }
 
-/* One filter's sum of w * (x + input_offset) over a window, w a plain [taps][filter_ch] row. */
-static int32_t tinyaot_conv2d_window1(const int8_t *in, const int8_t *w, int32_t rows, int32_t cols,
-                                      int32_t filter_ch, int32_t input_offset, int32_t in_x, int32_t in_y,
-                                      int32_t w_y)
+/*
+ * The same sums for two output pixels, the second's input pixel_step after the
+ * first's, over rows of whole window rows whose weights follow one another from
+ * w: each weight loaded serves two products, each input value four. acc: the
+ * first pixel's four, then the second's.
+ */
+static TINYAOT_NOINLINE void tinyaot_conv2d_pair4(const int8_t *in, int32_t pixel_step, const int8_t *w,
+                                                  int32_t rows, const struct tinyaot_conv2d_walk *k, int32_t acc[8])
+{
+    int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
+    int32_t b0 = acc[4], b1 = acc[5], b2 = acc[6], b3 = acc[7];
+    int32_t fy, fx;
+    for (fy = rows; fy > 0; fy--) {
+        const int8_t *in_tap = in;
+        for (fx = k->cols; fx > 0; fx--) {
+            const int8_t *x = in_tap;
+            const int8_t *const x_end = x + k->run;
+            do {
+                const int32_t u = x[0], v = x[pixel_step];
+                int32_t wk;
+                wk = w[0];
+                a0 += wk * u;
+                b0 += wk * v;
+                wk = w[1];
+                a1 += wk * u;
+                b1 += wk * v;
+                wk = w[2];
+                a2 += wk * u;
+                b2 += wk * v;
+                wk = w[3];
+                a3 += wk * u;
+                b3 += wk * v;
+                w += 4;
+                x++;
+            } while (x != x_end);
+            in_tap += k->in_x;
+        }
+        in += k->in_y;
+    }
+    acc[0] = a0, acc[1] = a1, acc[2] = a2, acc[3] = a3;
+    acc[4] = b0, acc[5] = b1, acc[6] = b2, acc[7] = b3;
+}
+
+/* One filter's sum of w * x over a window, w a plain [taps][filter_ch] row. */
+static int32_t tinyaot_conv2d_window1(const int8_t *in, const int8_t *w, int32_t rows,
+                                      const struct tinyaot_conv2d_walk *k, int32_t w_y)
 {
     int32_t acc = 0;
-    int32_t fy, fx, ic;
+    int32_t fy, fx, i;
     for (fy = rows; fy > 0; fy--) {
         const int8_t *in_tap = in;
         const int8_t *w_tap = w;
-        for (fx = cols; fx > 0; fx--) {
-            for (ic = 0; ic < filter_ch; ic++) {
-                acc += (int32_t)w_tap[ic] * ((int32_t)in_tap[ic] + input_offset);
+        for (fx = k->cols; fx > 0; fx--) {
+            for (i = 0; i < k->run; i++) {
+                acc += (int32_t)w_tap[i] * in_tap[i];
             }
-            in_tap += in_x;
-            w_tap += filter_ch;
+            in_tap += k->in_x;
+            w_tap += k->run;
         }
-        in += in_y;
+        in += k->in_y;
         w += w_y;
     }
     return acc;
 }
 
 /*
+ * Where a pixel's window lies in the input and in its filters: its taps inside
+ * the input are rows [fy_first, fy_end) x columns [fx_first, fx_end), walked as k.
+ */
+struct tinyaot_conv2d_window {
+    int32_t fy_first, fy_end, fx_first, fx_end;
+    int32_t rows;        /* rows walked: none when no column is inside either */
+    int32_t tap_offset;  /* of tap (fy_first, fx_first) in a plain filter */
+    int border;          /* some taps lie outside */
+    struct tinyaot_conv2d_walk k;
+};
+
+/*
+ * Every filter of one output pixel (pixels 1) or of two horizontally adjacent
+ * ones whose windows have the same rows and every column inside the input
+ * (pixels 2); window points at the first pixel's first tap inside, channel 0.
+ * Four filters at a time, then the filters left over one by one; the second
+ * pixel's outputs are written after all of them.
+ */
+static void tinyaot_conv2d_pixels(const struct tinyaot_conv2d_params *p, const struct tinyaot_channel_requant *r,
+                                  const int8_t *window, const int8_t *filter, const int32_t *bias, int8_t *output,
+                                  const struct tinyaot_conv2d_window *v, int32_t pixels)
+{
+    const int32_t filter_ch = p->filter_ch;
+    const int32_t filters_per_group = p->filters_per_group;
+    const int32_t blocked = filters_per_group - filters_per_group % 4;
+    const int32_t filter_row = p->filter_w * filter_ch;
+    const int32_t filter_size = p->filter_h * filter_row;
+    const int32_t pixel_step = p->stride_w * p->input_ch;
+    int8_t second[TINYAOT_CONV2D_PAIR_MAX_CH];
+    int8_t *out[2];
+    int32_t oc = 0, g, n, j, px;
+    out[0] = output;
+    out[1] = second;
+    for (g = 0; g < p->groups; g++) {
+        const int8_t *group_window = window + g * filter_ch;
+        for (n = 0; n < blocked; n += 4, oc += 4) {
+            const int8_t *w = filter + oc * filter_size;
+            int32_t acc[8];
+            for (j = 0; j < 4; j++) {
+                acc[j] = acc[4 + j] = bias[oc + j];
+            }
+            if (pixels == 2) {
+                tinyaot_conv2d_pair4(group_window, pixel_step, w + 4 * v->tap_offset, v->rows, &v->k, acc);
+            } else {
+                tinyaot_conv2d_window4(group_window, w + 4 * v->tap_offset, v->rows, &v->k, 4 * filter_row, acc);
+            }
+            if (v->border) {
+                int32_t s[4];
+                tinyaot_outside_sums(w, p->filter_h, p->filter_w, filter_ch, 4, 4, v->fy_first, v->fy_end,
+                                     v->fx_first, v->fx_end, s);
+                for (j = 0; j < 4; j++) {
+                    acc[j] -= p->input_offset * s[j];
+                    acc[4 + j] -= p->input_offset * s[j];
+                }
+            }
+            for (px = 0; px < pixels; px++) {
+                for (j = 0; j < 4; j++) {
+                    out[px][oc + j] = tinyaot_channel_requantize_s8(r, oc + j, acc[4 * px + j]);
+                }
+            }
+        }
+        for (; n < filters_per_group; n++, oc++) {
+            const int8_t *w = filter + oc * filter_size;
+            for (px = 0; px < pixels; px++) {
+                int32_t acc[4];
+                acc[0] = bias[oc] + tinyaot_conv2d_window1(group_window + px * pixel_step, w + v->tap_offset,
+                                                           v->rows, &v->k, filter_row);
+                if (v->border) {
+                    tinyaot_take_back_outside(w, p->filter_h, p->filter_w, filter_ch, 1, 1, v->fy_first, v->fy_end,
+                                              v->fx_first, v->fx_end, p->input_offset, acc);
+                }
+                out[px][oc] = tinyaot_channel_requantize_s8(r, oc, acc[0]);
+            }
+        }
+    }
+    for (oc = 0; pixels == 2 && oc < p->output_ch; oc++) {
+        output[p->output_ch + oc] = second[oc];
+    }
+}
+
+/*
  * filter: in each group, each block of four filters as [filter_h][filter_w][filter_ch][4]
  * (re-laid out by the lowering), the filters_per_group % 4 left as plain
- * [filter_h][filter_w][filter_ch] rows; bias may be NULL. Output pixel by pixel,
- * each block written after it has read the pixel's window.
+ * [filter_h][filter_w][filter_ch] rows; bias: the folded bias above (never NULL).
+ * Output pixels in raster order, two at a time where both windows have every
+ * column inside the input (on cores with registers for it, up to
+ * TINYAOT_CONV2D_PAIR_MAX_CH filters), each block of filters written after it
+ * has read its pixel's window.
  */
 static void tinyaot_conv2d_s8(const struct tinyaot_conv2d_params *p,
                               const int32_t *multiplier, const int32_t *shift,
                               const int8_t *input, const int8_t *filter,
                               const int32_t *bias, int8_t *output)
 {
-    const int32_t input_offset = p->input_offset;
     const int32_t filter_ch = p->filter_ch;
-    const int32_t filters_per_group = p->filters_per_group;
-    const int32_t blocked = filters_per_group - filters_per_group % 4;
     /* Distance in the input between horizontally and vertically adjacent taps. */
     const int32_t tap_step_x = p->dilation_w * p->input_ch;
     const int32_t tap_step_y = p->dilation_h * p->input_w * p->input_ch;
-    const int32_t filter_row = p->filter_w * filter_ch;
-    const int32_t filter_size = p->filter_h * filter_row;
-    /* Locals, not p->...: output is int8_t, which may alias anything, so the
-       compiler would reload every field of p after each output store. */
-    const int32_t output_offset = p->output_offset;
-    const int32_t act_min = p->act_min, act_max = p->act_max;
-    const int32_t per_channel = p->per_channel;
-    int32_t b, oy, ox, oc, g, k, j;
+    /* From a window's first column to its last, in input columns. */
+    const int32_t reach_x = (p->filter_w - 1) * p->dilation_w;
+    /* Adjacent taps are adjacent pixels' every channel: a window row is one run. */
+    const int contiguous = tap_step_x == filter_ch;
+    const int32_t output_ch = p->output_ch;
+    const int pairs = TINYAOT_CONV2D_PIXEL_PAIRS && output_ch <= TINYAOT_CONV2D_PAIR_MAX_CH;
+    struct tinyaot_conv2d_window v;
+    const struct tinyaot_channel_requant r = tinyaot_channel_requant_of(multiplier, shift, p->per_channel,
+                                                                        p->output_offset, p->act_min, p->act_max);
+    int32_t b, oy, ox;
+    v.k.in_x = tap_step_x;
+    v.k.in_y = tap_step_y;
 
     for (b = 0; b < p->batches; b++) {
         const int8_t *in_image = input + b * p->input_h * p->input_w * p->input_ch;
         for (oy = 0; oy < p->output_h; oy++) {
-            int32_t fy_first, fy_end;
             const int32_t in_y = tinyaot_window(oy * p->stride_h - p->pad_h, p->dilation_h, p->filter_h,
-                                                p->input_h, &fy_first, &fy_end);
+                                                p->input_h, &v.fy_first, &v.fy_end);
             for (ox = 0; ox < p->output_w; ox++) {
-                int32_t fx_first, fx_end;
                 const int32_t in_x = tinyaot_window(ox * p->stride_w - p->pad_w, p->dilation_w, p->filter_w,
-                                                    p->input_w, &fx_first, &fx_end);
-                const int32_t rows = fy_end - fy_first, cols = fx_end - fx_first;
-                /* The first valid tap, channel 0, and where its weights start in a filter. */
-                const int8_t *window = in_image + (in_y * p->input_w + in_x) * p->input_ch;
-                const int32_t tap_offset = fy_first * filter_row + fx_first * filter_ch;
-                oc = 0;
-                for (g = 0; g < p->groups; g++) {
-                    const int8_t *group_window = window + g * filter_ch;
-                    for (k = 0; k < blocked; k += 4, oc += 4) {
-                        int32_t acc[4];
-                        for (j = 0; j < 4; j++) {
-                            acc[j] = bias != NULL ? bias[oc + j] : 0;
-                        }
-                        tinyaot_conv2d_window4(group_window, filter + oc * filter_size + 4 * tap_offset, rows, cols,
-                                               filter_ch, input_offset, tap_step_x, tap_step_y, 4 * filter_row,
-                                               acc);
-                        for (j = 0; j < 4; j++) {
-                            const int32_t ch = per_channel ? oc + j : 0;
-                            output[oc + j] = tinyaot_requantize_s8(acc[j], multiplier[ch], shift[ch], output_offset,
-                                                                   act_min, act_max);
-                        }
-                    }
-                    for (; k < filters_per_group; k++, oc++) {
-                        const int32_t ch = per_channel ? oc : 0;
-                        const int32_t acc = (bias != NULL ? bias[oc] : 0) +
-                                            tinyaot_conv2d_window1(group_window, filter + oc * filter_size + tap_offset,
-                                                                   rows, cols, filter_ch, input_offset, tap_step_x,
-                                                                   tap_step_y, filter_row);
-                        output[oc] = tinyaot_requantize_s8(acc, multiplier[ch], shift[ch], output_offset, act_min,
-                                                           act_max);
-                    }
-                }
-                output += p->output_ch;
+                                                    p->input_w, &v.fx_first, &v.fx_end);
+                const int32_t cols = v.fx_end - v.fx_first;
+                const int32_t pixels = pairs && cols == p->filter_w && ox + 1 < p->output_w &&
+                                       in_x + p->stride_w + reach_x < p->input_w ? 2 : 1;
+                v.rows = cols > 0 ? v.fy_end - v.fy_first : 0;
+                v.border = v.rows != p->filter_h || cols != p->filter_w;
+                v.tap_offset = v.fy_first * p->filter_w * filter_ch + v.fx_first * filter_ch;
+                v.k.cols = contiguous ? 1 : cols;
+                v.k.run = contiguous ? cols * filter_ch : filter_ch;
+                tinyaot_conv2d_pixels(p, &r, in_image + (in_y * p->input_w + in_x) * p->input_ch, filter, bias,
+                                      output, &v, pixels);
+                output += pixels * output_ch;
+                ox += pixels - 1;
             }
         }
     }

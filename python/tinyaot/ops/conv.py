@@ -234,7 +234,7 @@ def lower_conv(ctx):
         return _conv_1x1_call(ctx, inp, weights, bias, out)
     return _conv_call(ctx, "tinyaot_conv2d_s8", "struct tinyaot_conv2d_params", inp, weights, bias, out, {
         "filter_ch": filter_ch, "groups": groups, "filters_per_group": out_ch // groups, "output_ch": out_ch,
-    })
+    }, fold_axis=0)
 
 
 def lower_depthwise(ctx):

@@ -109,8 +109,10 @@ def pooling(inp, out, geometry):
 
 
 def convolution(inp, out, geometry):
-    """tinyaot_conv2d_s8 reads an output pixel's window again for each pair of filters and
-    writes between: a pixel's input is safe to overwrite only from the next pixel on."""
+    """tinyaot_conv2d_s8 reads an output pixel's window again for each block of filters and
+    writes between (a pixel computed together with the next one writes the next one's
+    outputs after both windows are done): a pixel's input is safe to overwrite only from
+    the next pixel on."""
     return window_kernel(inp, out, geometry, np.full(inp.shape[3], out.shape[3]))
 
 

@@ -143,6 +143,26 @@ def conv_edge_shapes():
     return mb.build()
 
 
+@test_model("conv_pixel_pairs")
+def conv_pixel_pairs():
+    """The corners of tinyaot_conv2d_s8's pixel pairs and folded input offset: pairs in the
+    padded top and bottom rows and odd widths (the last pixel alone), a block of four
+    filters and two alone, stride 1x2, dilation (taps in separate runs), groups of four
+    filters, a 5x5 window wider than the padding on a 3-pixel input; a batch of two."""
+    rng = np.random.default_rng(39)
+    mb = ModelBuilder()
+    q = (0.04, -11)
+    x = mb.input("x", "int8", [2, 5, 9, 6], scale=q[0], zero_point=q[1])
+    h, q = conv(mb, rng, x, q, [2, 5, 9, 6], (3, 3), out_zp=6, spread=60)
+    h, q = conv(mb, rng, h, q, [2, 5, 5, 12], (3, 3), filter_ch=2, stride=(1, 2), act=RELU, out_zp=-128,
+                spread=80)
+    d, _ = conv(mb, rng, h, q, [2, 5, 5, 5], (3, 2), dilation=(2, 2), per_channel=False, out_zp=-4)
+    mb.output(d)
+    y, _ = conv(mb, rng, h, q, [2, 3, 3, 7], (5, 5), stride=(2, 2), bias=False, out_zp=3, spread=70)
+    mb.output(y)
+    return mb.build()
+
+
 @test_model("depthwise_multipliers")
 def depthwise_multipliers():
     """Depth multiplier 2 with SAME padding and RELU, then multiplier 1 with VALID padding,
