@@ -114,13 +114,17 @@ def _add_codegen_args(p, name_required=True, several=False):
     p.add_argument("--cpu", default="cortex-m3", choices=sorted(CPU_ARCH),
                    help="with --kernels cmsis-nn: the core, which decides CMSIS-NN's code path and "
                         "scratch sizes (default cortex-m3: any core without DSP instructions, and the host)")
+    p.add_argument("--cmsis-nn-1x1", default="auto", choices=["auto", "wrapper", "im2col"],
+                   help="with --kernels cmsis-nn: 1x1 convolutions on arm_convolve_s8, whose output may overlap "
+                        "its input on cores without DSP, where the arena comes out smaller (auto, default), "
+                        "on CMSIS-NN's faster 1x1 kernels (wrapper), or on arm_convolve_s8 (im2col)")
 
 
 def _options(args, name=None):
     from tinyaot.compiler import Options
     return Options(name or args.name, args.alignment, args.weights_section, args.arena_section, args.inputs_in_arena,
                    args.kernels, args.cpu, getattr(args, "weights", "linked"), getattr(args, "arena_group", None),
-                   fusion=not args.no_fusion)
+                   fusion=not args.no_fusion, cmsis_nn_1x1=args.cmsis_nn_1x1)
 
 
 def cmd_compile(args):

@@ -23,6 +23,7 @@ from tinyaot.planner.verify import verify_plan
 
 
 WEIGHTS_MODES = ("linked", "blob")
+CMSIS_NN_1X1 = ("auto", "wrapper", "im2col")
 
 
 @dataclass
@@ -37,8 +38,9 @@ class Options:
     weights: str = "linked"  # "linked": static const arrays; "blob": <name>.weights.bin, bound at run time
     arena_group: str | None = None  # models of one group share the arena tinyaot_<group>_arena (runs must not overlap)
     fusion: bool = True  # band fusion of a convolution into its FULLY_CONNECTED (passes/fusion.py)
-    # Set by compile_model, not by users: 1x1 convolutions on CMSIS-NN's im2col kernel (cmsis_nn.conv_kernel).
-    pointwise_im2col: bool = False
+    # --kernels cmsis-nn, 1x1 convolutions: "auto": on arm_convolve_s8 (cmsis_nn.conv_kernel) where the arena
+    # comes out smaller (cores without DSP); "wrapper": CMSIS-NN's 1x1 kernels; "im2col": arm_convolve_s8.
+    cmsis_nn_1x1: str = "auto"
 
 
 @dataclass
@@ -103,11 +105,11 @@ def _smaller_pointwise_plan(graph, views, options, fusions):
     arm_convolve_s8, whose output may overlap its input, kept where the arena comes out smaller
     (it costs a few percent more instructions: the wrapper's 1x1 kernels stay otherwise)."""
     planned = _lower_and_plan(graph, views, options, fusions)
-    if options.kernels != "cmsis-nn" or CPU_ARCH[options.cpu] != "scalar" or not any(
+    if options.cmsis_nn_1x1 != "auto" or options.kernels != "cmsis-nn" or CPU_ARCH[options.cpu] != "scalar" or not any(
             c.args[-1] in ("arm_convolve_1x1_s8_fast", "arm_convolve_1x1_s8") for _, calls in planned.calls
             for c in calls if c.kernel == "tinyaot_cmsis_conv_s8"):
         return planned
-    im2col = _lower_and_plan(graph, views, replace(options, pointwise_im2col=True), fusions)
+    im2col = _lower_and_plan(graph, views, replace(options, cmsis_nn_1x1="im2col"), fusions)
     if im2col.outcome.arena_size >= planned.outcome.arena_size:
         return planned
     return im2col._replace(pointwise_note=(
@@ -144,6 +146,8 @@ def check_options(options):
         raise TinyAotError(f"weights '{options.weights}' is not a mode (have: {', '.join(WEIGHTS_MODES)})")
     if options.arena_group is not None and not re.fullmatch(r"[a-z_][a-z0-9_]*", options.arena_group):
         raise TinyAotError(f"arena group '{options.arena_group}' must be a lower-case C identifier ([a-z_][a-z0-9_]*)")
+    if options.cmsis_nn_1x1 not in CMSIS_NN_1X1:
+        raise TinyAotError(f"cmsis-nn 1x1 '{options.cmsis_nn_1x1}' is not a choice (have: {', '.join(CMSIS_NN_1X1)})")
     if options.cpu not in CPU_ARCH:
         raise TinyAotError(f"cpu '{options.cpu}' is not supported (have: {', '.join(CPU_ARCH)}; "
                            "Helium (MVE) cores are not)")
@@ -241,7 +245,7 @@ def _backend_calls(ctx, lowering, options):
     """(calls, (backend, reason)) of a validated operator on options.kernels."""
     calls = lowering(ctx)
     if options.kernels == "cmsis-nn":
-        cmsis_calls, reason = cmsis_nn.lower(ctx, calls, options.cpu, options.pointwise_im2col)
+        cmsis_calls, reason = cmsis_nn.lower(ctx, calls, options.cpu, options.cmsis_nn_1x1 == "im2col")
         return cmsis_calls, ("portable" if reason else "cmsis-nn", reason)
     return calls, ("portable", None)
 

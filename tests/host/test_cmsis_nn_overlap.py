@@ -76,7 +76,7 @@ def _conv_1xn_model(rng, _family):
 FAMILIES = {
     "conv": (_window_model, {IM2COL}),
     "conv_1xn": (_conv_1xn_model, {ONE_BY_N}),
-    "pointwise": (_window_model, {IM2COL, ONE_BY_N}),  # with pointwise_im2col, as compile_model picks it
+    "pointwise": (_window_model, {IM2COL, ONE_BY_N}),  # with --cmsis-nn-1x1 im2col, as compile_model picks it
     "depthwise": (_window_model, {DW, DW_OPT, DW_3X3}),
     "dw_3x3": (_dw_model, {DW_3X3}),
     "dw_mult4": (_dw_model, {DW}),
@@ -97,7 +97,7 @@ PAST_WITHOUT_MEMCPY_CHECKS = {"max_pool"}
 
 
 def _options(family, cpu, name):
-    return Options(name, kernels="cmsis-nn", cpu=cpu, pointwise_im2col=family == "pointwise")
+    return Options(name, kernels="cmsis-nn", cpu=cpu, cmsis_nn_1x1="im2col" if family == "pointwise" else "auto")
 
 
 @pytest.fixture(scope="module")

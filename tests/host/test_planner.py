@@ -252,6 +252,9 @@ def test_cmsis_nn_kernels_declare_overlaps_on_cores_without_dsp_only(own_model):
     assert kernels(scalar) == {"tinyaot_cmsis_convolve_s8"}
     assert ("1x1 convolutions on arm_convolve_s8 (im2col), whose output may overlap its input, instead of "
             "arm_convolve_1x1_s8[_fast]: arena 9536 bytes instead of 16000") in scalar.notes
+    wrapper = compile_model(own_model("ds_cnn_kws"), Options("m", kernels="cmsis-nn", cpu="cortex-m0",
+                                                             cmsis_nn_1x1="wrapper"))
+    assert wrapper.arena_size == 16000 and "arm_convolve_1x1_s8_fast" in kernels(wrapper)
 
 
 def test_input_also_read_through_an_undeclared_view_keeps_its_bytes(tmp_path):
