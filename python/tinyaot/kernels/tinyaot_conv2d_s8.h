@@ -4,15 +4,13 @@
  * Matches TFLM's reference_integer_ops::ConvPerChannel, grouped convolution
  * included: out = requant(sum(w * (in - in_zp)) + bias), clamped to the fused
  * activation. Taps outside the input are skipped (zero padding in real terms).
- * The lowering folds the input offset into the bias (bias + input_offset *
- * sum(w)), so the taps add plain w * x; at the border the part of the fold for
- * the skipped taps is taken back.
+ * Where a window lies wholly inside the input, the lowering's folded bias
+ * (bias + input_offset * sum(w)) leaves the taps a plain w * x.
  */
 #ifndef TINYAOT_CONV2D_S8_H
 #define TINYAOT_CONV2D_S8_H
 
 #include "tinyaot_common.h"
-#include "tinyaot_window_sums.h"
 
 struct tinyaot_conv2d_params {
     int32_t batches;
@@ -54,18 +52,20 @@ struct tinyaot_conv2d_params {
 /*
  * How a window's taps are walked: rows of cols runs, each run of `run`
  * contiguous input values (a tap's channels, or a whole row of taps when
- * adjacent taps are adjacent pixels' every channel), runs in_x apart, rows in_y.
+ * adjacent taps are adjacent pixels' every channel), runs in_x apart, rows in_y;
+ * offset: what is added to each input value (the input offset, or 0 where the
+ * bias has it folded in).
  */
 struct tinyaot_conv2d_walk {
-    int32_t cols, run, in_x, in_y;
+    int32_t cols, run, in_x, in_y, offset;
 };
 
 /*
- * Four filters' sums of w * x over rows x k->cols runs, added to acc: in points
- * at the first tap, w at its four weights for input channel 0 ([taps]
- * [filter_ch][4] from there, rows w_y apart). Each input value loaded serves
- * four products. Not inlined, here and in tinyaot_conv2d_pair4: inlined into the
- * pixel loop, their sums were spilled to the stack.
+ * Four filters' sums of w * (x + k->offset) over rows x k->cols runs, added to
+ * acc: in points at the first tap, w at its four weights for input channel 0
+ * ([taps][filter_ch][4] from there, rows w_y apart). Each input value loaded
+ * serves four products. Not inlined, here and in tinyaot_conv2d_pair4: inlined
+ * into the pixel loop, their sums were spilled to the stack.
  */
 static TINYAOT_NOINLINE void tinyaot_conv2d_window4(const int8_t *in, const int8_t *w, int32_t rows,
                                                     const struct tinyaot_conv2d_walk *k, int32_t w_y, int32_t acc[4])
@@ -79,7 +79,7 @@ static TINYAOT_NOINLINE void tinyaot_conv2d_window4(const int8_t *in, const int8
             const int8_t *x = in_tap;
             const int8_t *const x_end = x + k->run;
             do {
-                const int32_t v = *x++;
+                const int32_t v = *x++ + k->offset;
                 a0 += (int32_t)w_tap[0] * v;
                 a1 += (int32_t)w_tap[1] * v;
                 a2 += (int32_t)w_tap[2] * v;
@@ -101,10 +101,12 @@ static TINYAOT_NOINLINE void tinyaot_conv2d_window4(const int8_t *in, const int8
  * The same sums for two output pixels, the second's input pixel_step after the
  * first's, over rows of whole window rows whose weights follow one another from
  * w: each weight loaded serves two products, each input value four. acc: the
- * first pixel's four, then the second's.
+ * first pixel's four, then the second's. Inlined into the two versions below,
+ * so that the one for folded biases adds no offset.
  */
-static TINYAOT_NOINLINE void tinyaot_conv2d_pair4(const int8_t *in, int32_t pixel_step, const int8_t *w,
-                                                  int32_t rows, const struct tinyaot_conv2d_walk *k, int32_t acc[8])
+static TINYAOT_ALWAYS_INLINE void tinyaot_conv2d_pair4_sums(const int8_t *in, int32_t pixel_step, const int8_t *w,
+                                                            int32_t rows, const struct tinyaot_conv2d_walk *k,
+                                                            int32_t offset, int32_t acc[8])
 {
     int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
     int32_t b0 = acc[4], b1 = acc[5], b2 = acc[6], b3 = acc[7];
@@ -115,7 +117,7 @@ static TINYAOT_NOINLINE void tinyaot_conv2d_pair4(const int8_t *in, int32_t pixe
             const int8_t *x = in_tap;
             const int8_t *const x_end = x + k->run;
             do {
-                const int32_t u = x[0], v = x[pixel_step];
+                const int32_t u = x[0] + offset, v = x[pixel_step] + offset;
                 int32_t wk;
                 wk = w[0];
                 a0 += wk * u;
@@ -140,7 +142,22 @@ static TINYAOT_NOINLINE void tinyaot_conv2d_pair4(const int8_t *in, int32_t pixe
     acc[4] = b0, acc[5] = b1, acc[6] = b2, acc[7] = b3;
 }
 
-/* One filter's sum of w * x over a window, w a plain [taps][filter_ch] row. */
+/* Whole windows, the input offset folded into the bias. */
+static TINYAOT_NOINLINE void tinyaot_conv2d_pair4(const int8_t *in, int32_t pixel_step, const int8_t *w,
+                                                  int32_t rows, const struct tinyaot_conv2d_walk *k, int32_t acc[8])
+{
+    tinyaot_conv2d_pair4_sums(in, pixel_step, w, rows, k, 0, acc);
+}
+
+/* Windows cut by the top or bottom border, the input offset added per input value. */
+static TINYAOT_NOINLINE void tinyaot_conv2d_pair4_offset(const int8_t *in, int32_t pixel_step, const int8_t *w,
+                                                         int32_t rows, const struct tinyaot_conv2d_walk *k,
+                                                         int32_t acc[8])
+{
+    tinyaot_conv2d_pair4_sums(in, pixel_step, w, rows, k, k->offset, acc);
+}
+
+/* One filter's sum of w * (x + k->offset) over a window, w a plain [taps][filter_ch] row. */
 static int32_t tinyaot_conv2d_window1(const int8_t *in, const int8_t *w, int32_t rows,
                                       const struct tinyaot_conv2d_walk *k, int32_t w_y)
 {
@@ -151,7 +168,7 @@ static int32_t tinyaot_conv2d_window1(const int8_t *in, const int8_t *w, int32_t
         const int8_t *w_tap = w;
         for (fx = k->cols; fx > 0; fx--) {
             for (i = 0; i < k->run; i++) {
-                acc += (int32_t)w_tap[i] * in_tap[i];
+                acc += (int32_t)w_tap[i] * (in_tap[i] + k->offset);
             }
             in_tap += k->in_x;
             w_tap += k->run;
@@ -163,14 +180,13 @@ static int32_t tinyaot_conv2d_window1(const int8_t *in, const int8_t *w, int32_t
 }
 
 /*
- * Where a pixel's window lies in the input and in its filters: its taps inside
- * the input are rows [fy_first, fy_end) x columns [fx_first, fx_end), walked as k.
+ * Where a pixel's window lies: its taps inside the input are `rows` rows from
+ * tap tap_offset of a plain filter on (no rows when no column is inside either),
+ * walked as k.
  */
 struct tinyaot_conv2d_window {
-    int32_t fy_first, fy_end, fx_first, fx_end;
-    int32_t rows;        /* rows walked: none when no column is inside either */
-    int32_t tap_offset;  /* of tap (fy_first, fx_first) in a plain filter */
-    int border;          /* some taps lie outside */
+    int32_t rows, tap_offset;
+    int border;  /* some taps lie outside */
     struct tinyaot_conv2d_walk k;
 };
 
@@ -179,7 +195,9 @@ struct tinyaot_conv2d_window {
  * ones whose windows have the same rows and every column inside the input
  * (pixels 2); window points at the first pixel's first tap inside, channel 0.
  * Four filters at a time, then the filters left over one by one; the second
- * pixel's outputs are written after all of them.
+ * pixel's outputs are written after all of them. Whole windows of pairs start
+ * from the folded bias; the rest from the plain one and add the input offset
+ * to each input value (cheaper than taking the skipped taps' weights back out).
  */
 static void tinyaot_conv2d_pixels(const struct tinyaot_conv2d_params *p, const struct tinyaot_channel_requant *r,
                                   const int8_t *window, const int8_t *filter, const int32_t *bias, int8_t *output,
@@ -191,6 +209,9 @@ static void tinyaot_conv2d_pixels(const struct tinyaot_conv2d_params *p, const s
     const int32_t filter_row = p->filter_w * filter_ch;
     const int32_t filter_size = p->filter_h * filter_row;
     const int32_t pixel_step = p->stride_w * p->input_ch;
+    const int folded = pixels == 2 && !v->border;
+    const int32_t *plain_bias = bias + p->output_ch;
+    const int32_t *start = folded ? bias : plain_bias;
     int8_t second[TINYAOT_CONV2D_PAIR_MAX_CH];
     int8_t *out[2];
     int32_t oc = 0, g, n, j, px;
@@ -199,24 +220,17 @@ static void tinyaot_conv2d_pixels(const struct tinyaot_conv2d_params *p, const s
     for (g = 0; g < p->groups; g++) {
         const int8_t *group_window = window + g * filter_ch;
         for (n = 0; n < blocked; n += 4, oc += 4) {
-            const int8_t *w = filter + oc * filter_size;
+            const int8_t *w = filter + oc * filter_size + 4 * v->tap_offset;
             int32_t acc[8];
             for (j = 0; j < 4; j++) {
-                acc[j] = acc[4 + j] = bias[oc + j];
+                acc[j] = acc[4 + j] = start[oc + j];
             }
-            if (pixels == 2) {
-                tinyaot_conv2d_pair4(group_window, pixel_step, w + 4 * v->tap_offset, v->rows, &v->k, acc);
+            if (folded) {
+                tinyaot_conv2d_pair4(group_window, pixel_step, w, v->rows, &v->k, acc);
+            } else if (pixels == 2) {
+                tinyaot_conv2d_pair4_offset(group_window, pixel_step, w, v->rows, &v->k, acc);
             } else {
-                tinyaot_conv2d_window4(group_window, w + 4 * v->tap_offset, v->rows, &v->k, 4 * filter_row, acc);
-            }
-            if (v->border) {
-                int32_t s[4];
-                tinyaot_outside_sums(w, p->filter_h, p->filter_w, filter_ch, 4, 4, v->fy_first, v->fy_end,
-                                     v->fx_first, v->fx_end, s);
-                for (j = 0; j < 4; j++) {
-                    acc[j] -= p->input_offset * s[j];
-                    acc[4 + j] -= p->input_offset * s[j];
-                }
+                tinyaot_conv2d_window4(group_window, w, v->rows, &v->k, 4 * filter_row, acc);
             }
             for (px = 0; px < pixels; px++) {
                 for (j = 0; j < 4; j++) {
@@ -225,16 +239,11 @@ static void tinyaot_conv2d_pixels(const struct tinyaot_conv2d_params *p, const s
             }
         }
         for (; n < filters_per_group; n++, oc++) {
-            const int8_t *w = filter + oc * filter_size;
+            const int8_t *w = filter + oc * filter_size + v->tap_offset;
             for (px = 0; px < pixels; px++) {
-                int32_t acc[4];
-                acc[0] = bias[oc] + tinyaot_conv2d_window1(group_window + px * pixel_step, w + v->tap_offset,
-                                                           v->rows, &v->k, filter_row);
-                if (v->border) {
-                    tinyaot_take_back_outside(w, p->filter_h, p->filter_w, filter_ch, 1, 1, v->fy_first, v->fy_end,
-                                              v->fx_first, v->fx_end, p->input_offset, acc);
-                }
-                out[px][oc] = tinyaot_channel_requantize_s8(r, oc, acc[0]);
+                const int32_t acc = plain_bias[oc] + tinyaot_conv2d_window1(group_window + px * pixel_step, w,
+                                                                            v->rows, &v->k, filter_row);
+                out[px][oc] = tinyaot_channel_requantize_s8(r, oc, acc);
             }
         }
     }
@@ -246,11 +255,12 @@ static void tinyaot_conv2d_pixels(const struct tinyaot_conv2d_params *p, const s
 /*
  * filter: in each group, each block of four filters as [filter_h][filter_w][filter_ch][4]
  * (re-laid out by the lowering), the filters_per_group % 4 left as plain
- * [filter_h][filter_w][filter_ch] rows; bias: the folded bias above (never NULL).
- * Output pixels in raster order, two at a time where both windows have every
- * column inside the input (on cores with registers for it, up to
- * TINYAOT_CONV2D_PAIR_MAX_CH filters), each block of filters written after it
- * has read its pixel's window.
+ * [filter_h][filter_w][filter_ch] rows; bias: output_ch values with the input
+ * offset folded in (bias + input_offset * sum(w)), then output_ch plain ones
+ * (0 without a bias). Output pixels in raster order, two at a time where both
+ * windows have every column inside the input (on cores with registers for it,
+ * up to TINYAOT_CONV2D_PAIR_MAX_CH filters), each block of filters written after
+ * it has read its pixel's window.
  */
 static void tinyaot_conv2d_s8(const struct tinyaot_conv2d_params *p,
                               const int32_t *multiplier, const int32_t *shift,
@@ -273,21 +283,24 @@ static void tinyaot_conv2d_s8(const struct tinyaot_conv2d_params *p,
     int32_t b, oy, ox;
     v.k.in_x = tap_step_x;
     v.k.in_y = tap_step_y;
+    v.k.offset = p->input_offset;
 
     for (b = 0; b < p->batches; b++) {
         const int8_t *in_image = input + b * p->input_h * p->input_w * p->input_ch;
         for (oy = 0; oy < p->output_h; oy++) {
+            int32_t fy_first, fy_end;
             const int32_t in_y = tinyaot_window(oy * p->stride_h - p->pad_h, p->dilation_h, p->filter_h,
-                                                p->input_h, &v.fy_first, &v.fy_end);
+                                                p->input_h, &fy_first, &fy_end);
             for (ox = 0; ox < p->output_w; ox++) {
+                int32_t fx_first, fx_end;
                 const int32_t in_x = tinyaot_window(ox * p->stride_w - p->pad_w, p->dilation_w, p->filter_w,
-                                                    p->input_w, &v.fx_first, &v.fx_end);
-                const int32_t cols = v.fx_end - v.fx_first;
+                                                    p->input_w, &fx_first, &fx_end);
+                const int32_t cols = fx_end - fx_first;
                 const int32_t pixels = pairs && cols == p->filter_w && ox + 1 < p->output_w &&
                                        in_x + p->stride_w + reach_x < p->input_w ? 2 : 1;
-                v.rows = cols > 0 ? v.fy_end - v.fy_first : 0;
+                v.rows = cols > 0 ? fy_end - fy_first : 0;
                 v.border = v.rows != p->filter_h || cols != p->filter_w;
-                v.tap_offset = v.fy_first * p->filter_w * filter_ch + v.fx_first * filter_ch;
+                v.tap_offset = fy_first * p->filter_w * filter_ch + fx_first * filter_ch;
                 v.k.cols = contiguous ? 1 : cols;
                 v.k.run = contiguous ? cols * filter_ch : filter_ch;
                 tinyaot_conv2d_pixels(p, &r, in_image + (in_y * p->input_w + in_x) * p->input_ch, filter, bias,

@@ -140,12 +140,13 @@ def _check_io(ctx):
     return inp, weights, bias, out
 
 
-def _conv_call(ctx, kernel, ctype, inp, weights, bias, out, own_fields, fold_axis=None):
+def _conv_call(ctx, kernel, ctype, inp, weights, bias, out, own_fields, fold_axis=None, plain_too=False):
     """The parameters and call CONV_2D and DEPTHWISE_CONV_2D share: sizes, window
     geometry and quantization around the kernel's `own_fields` (both filter
     layouts keep height and width on axes 1 and 2). With `fold_axis` (the output
     channel axis of the filter) the kernel takes the bias with the input offset
-    folded in (see fold_input_offset), never NULL."""
+    folded in (see fold_input_offset), never NULL; with `plain_too` followed by
+    the plain bias (zeros without one)."""
     geometry = window_geometry(ctx, inp, out, weights.shape[1], weights.shape[2])
     quant, multipliers, shifts = _quant_fields(ctx, inp, weights, out)
     params = ParamStruct(ctype, {
@@ -156,8 +157,10 @@ def _conv_call(ctx, kernel, ctype, inp, weights, bias, out, own_fields, fold_axi
         **quant,
     })
     if fold_axis is not None:
-        bias_arg = ParamArray("int32_t", fold_input_offset(None if bias is None else bias.data, weights.data,
-                                                           quant["input_offset"], channel_axis=fold_axis))
+        plain = np.zeros(out.shape[3], np.int32) if bias is None else np.asarray(bias.data, np.int32).reshape(-1)
+        folded = fold_input_offset(None if bias is None else bias.data, weights.data, quant["input_offset"],
+                                   channel_axis=fold_axis)
+        bias_arg = ParamArray("int32_t", np.concatenate([folded, plain]) if plain_too else folded)
     else:
         bias_arg = optional_ref(bias)
     overlaps = (overlap.depthwise(inp, out, geometry, own_fields["depth_multiplier"])
@@ -234,7 +237,7 @@ def lower_conv(ctx):
         return _conv_1x1_call(ctx, inp, weights, bias, out)
     return _conv_call(ctx, "tinyaot_conv2d_s8", "struct tinyaot_conv2d_params", inp, weights, bias, out, {
         "filter_ch": filter_ch, "groups": groups, "filters_per_group": out_ch // groups, "output_ch": out_ch,
-    }, fold_axis=0)
+    }, fold_axis=0, plain_too=True)
 
 
 def lower_depthwise(ctx):
