@@ -235,9 +235,10 @@ def _residual_calls(graph, f, ctx, calls, options):
     add_calls, add_backend = _backend_calls(ctx, lambda _: calls, options)
     backends = [b for _, b in lowered] + [add_backend]
     why = "; ".join(f"operator {k}: {reason}" for k, (_, reason) in zip((*f.producers, f.consumer), backends) if reason)
-    return lower_band_residual(graph, f, lowered[0][0], lowered[1][0], add_calls), (
+    ops = ", ".join(map(str, f.producers[:-1])) + f" and {f.producers[-1]}"
+    return lower_band_residual(graph, f, [c for c, _ in lowered], add_calls), (
         "portable" if all(b == "portable" for b, _ in backends) else options.kernels,
-        f"fused: computes operators {f.producers[0]} and {f.producers[1]} (CONV_2D) in bands of {f.rows} "
+        f"fused: computes operators {ops} (CONV_2D) in bands of {f.rows} "
         f"output row{'s' if f.rows > 1 else ''}" + (f" (on portable kernels: {why})" if why else ""))
 
 

@@ -172,37 +172,45 @@ class _CodegenContext:
 
     def _residual_loop(self, op, suffix, scratch_base, loop):
         """The C loop of a fused residual block (ops/base.py ResidualLoop, kernels/tinyaot_band_residual.h)."""
-        (conv_a, params_a, filter_a, pad_a), (conv_b, params_b, filter_b, pad_b) = loop.conv
-        struct = {name: self._arg(op, f"{suffix}_{name}", scratch_base, 0, params)[1:]
-                  for name, params in (("conv_a", params_a), ("conv_b", params_b), ("add", loop.add_params))}
-        calls = {name: self._call(op, f"{suffix}_{name}", scratch_base, c)
-                 for name, c in (("conv_a", conv_a), ("conv_b", conv_b), ("add", loop.add))}
+        names = ("a", "b", "s")[:len(loop.conv)]
+        struct = {name: self._arg(op, f"{suffix}_conv_{name}", scratch_base, 0, params)[1:]
+                  for name, (_, params, *_) in zip(names, loop.conv)}
+        struct["add"] = self._arg(op, f"{suffix}_add", scratch_base, 0, loop.add_params)[1:]
+        calls = {name: self._call(op, f"{suffix}_conv_{name}", scratch_base, c)
+                 for name, (c, *_) in zip(names, loop.conv)}
+        calls["add"] = self._call(op, f"{suffix}_add", scratch_base, loop.add)
         self.headers.add("tinyaot_band_residual.h")
-        h, window = loop.height, self._arg(op, suffix, scratch_base, 0, ScratchRef(0, loop.ctype))
-        lines = [f"{params_a.ctype} band_a = {struct['conv_a']};",
-                 f"{params_b.ctype} band_b = {struct['conv_b']};",
-                 f"{loop.add_params.ctype} band_add = {struct['add']};",
-                 "int32_t row, first, pad_top, first_a, window_first = 0, computed = 0;",
-                 f"{loop.ctype} *const window = {window};",
-                 f"for (row = 0; row < {h}; row += {loop.rows}) {{",
-                 f"    band_b.output_h = tinyaot_band_window(row, {loop.rows}, {h}, {h}, 1, 1, {filter_b}, {pad_b}, "
-                 "&first, &band_b.input_h, &pad_top);"]
-        if "pad_h" in params_b.fields:
-            lines.append("    band_b.pad_h = pad_top;")
-        lines += [f"    tinyaot_band_keep_rows(window, {loop.t_row * _C_SIZES[loop.ctype]}, first, &window_first, "
+        h, x_h, window = loop.height, loop.input_height, self._arg(op, suffix, scratch_base, 0,
+                                                                   ScratchRef(0, loop.ctype))
+        geometry = {name: (params, filter_h, pad_h, stride) for name, (_, params, filter_h, pad_h, stride)
+                    in zip(names, loop.conv)}
+
+        def window_of(name, start, rows, first, indent):
+            """tinyaot_band_window() cutting band_<name> to output rows start .. start + rows - 1."""
+            params, filter_h, pad_h, stride = geometry[name]
+            inputs = h if name == "b" else x_h
+            lines = [f"{indent}band_{name}.output_h = tinyaot_band_window({start}, {rows}, {h}, {inputs}, {stride}, "
+                     f"1, {filter_h}, {pad_h}, &{first}, &band_{name}.input_h, &pad_top);"]
+            return lines + ([f"{indent}band_{name}.pad_h = pad_top;"] if "pad_h" in params.fields else [])
+
+        lines = [f"{geometry[name][0].ctype} band_{name} = {struct[name]};" for name in names]
+        lines += [f"{loop.add_params.ctype} band_add = {struct['add']};",
+                  "int32_t row, first, pad_top, first_a, " + ("first_s, " if "s" in names else "")
+                  + "window_first = 0, computed = 0;",
+                  f"{loop.ctype} *const window = {window};",
+                  f"for (row = 0; row < {h}; row += {loop.rows}) {{",
+                  *window_of("b", "row", loop.rows, "first", "    "),
+                  f"    tinyaot_band_keep_rows(window, {loop.t_row * _C_SIZES[loop.ctype]}, first, &window_first, "
                   "computed);",
                   "    if (first + band_b.input_h > computed) {",
-                  f"        band_a.output_h = tinyaot_band_window(computed, first + band_b.input_h - computed, {h}, "
-                  f"{h}, 1, 1, {filter_a}, {pad_a}, &first_a, &band_a.input_h, &pad_top);"]
-        if "pad_h" in params_a.fields:
-            lines.append("        band_a.pad_h = pad_top;")
-        lines += [f"        {calls['conv_a']}",
+                  *window_of("a", "computed", "first + band_b.input_h - computed", "first_a", "        "),
+                  f"        {calls['a']}",
                   "        computed += band_a.output_h;",
                   "    }",
-                  f"    {calls['conv_b']}",
-                  f"    band_add.size = band_b.output_h * {loop.x_row};",
-                  f"    {calls['add']}",
-                  "}"]
+                  f"    {calls['b']}"]
+        if "s" in names:
+            lines += [*window_of("s", "row", loop.rows, "first_s", "    "), f"    {calls['s']}"]
+        lines += [f"    band_add.size = band_b.output_h * {loop.o_row};", f"    {calls['add']}", "}"]
         return lines
 
     def _arg(self, op, suffix, scratch_base, k, arg):

@@ -1,18 +1,17 @@
 /*
- * tinyaot_band_residual.h - a residual block O = ADD(X, CONV_b(CONV_a(X)))
- * computed in bands of output rows (passes/fusion.py, ResidualFusion), so that
- * neither convolution's output is ever stored whole and O is written over X.
+ * tinyaot_band_residual.h - a residual block O = ADD(X, CONV_b(CONV_a(X))), or
+ * O = ADD(CONV_s(X), CONV_b(CONV_a(X))), computed in bands of output rows
+ * (passes/fusion.py, ResidualFusion), so that no convolution's output is ever
+ * stored whole and O is written from X's start on.
  *
  * The generated step loops over bands of O's rows. Per band, the T = CONV_a(X)
  * rows that CONV_b's window needs are held in a window scratch: the rows the
  * previous band computed and this one still needs move to its front
  * (tinyaot_band_keep_rows), CONV_a (its unchanged kernel, cut to the new rows by
  * tinyaot_band_window) appends the missing ones, CONV_b writes the band of U
- * into a second scratch and the unchanged ADD kernel writes the band of O. X's
- * rows of a band are last read by that band: CONV_a's later rows start at least
- * filter_b - 1 - pad_b rows below the band's end and read from pad_a rows above
- * their own, so O may start where X does (the generator checks
- * filter_b - 1 - pad_b >= pad_a).
+ * (CONV_s the band of S) into scratch and the unchanged ADD kernel writes the
+ * band of O. The generator fuses a block only if no band's O lands on X bytes a
+ * later band still reads.
  */
 #ifndef TINYAOT_BAND_RESIDUAL_H
 #define TINYAOT_BAND_RESIDUAL_H

@@ -95,20 +95,22 @@ class ResidualLoop:
     """A residual block run band by band inside its ADD's step (passes/fusion.py
     ResidualFusion), emitted as a C loop over bands of `rows` output rows (see
     kernels/tinyaot_band_residual.h). The calls' arguments name the loop's state:
-    `band_a`, `band_b` and `band_add` (copies of each call's parameters, cut to the band),
-    `row` (the band's first output row), `first` (the first T row CONV_b reads, at the
-    start of the `window`), `first_a` (the first X row CONV_a reads) and `computed` (the
-    T rows computed so far). `conv` holds (call, its parameters, filter_h, pad_h) of
-    CONV_a and CONV_b. Scratch 0 is the T window, 1 the band of U."""
+    `band_a`, `band_b`, `band_s` and `band_add` (copies of each call's parameters, cut to
+    the band), `row` (the band's first output row), `first` (the first T row CONV_b reads,
+    at the start of the `window`), `first_a` and `first_s` (the first X rows CONV_a and
+    CONV_s read) and `computed` (the T rows computed so far). `conv` holds (call, its
+    parameters, filter_h, pad_h, stride_h) of CONV_a, CONV_b and CONV_s (if any).
+    Scratch 0 is the T window, 1 the band of U, 2 the band of S."""
     kernel: str  # what inspect, the JSON and the profile call it
     conv: tuple
     add: KernelCall
     add_params: ParamStruct
-    height: int  # rows of X, T, U and O
+    height: int  # rows of T, U, (S) and O
+    input_height: int  # rows of X
     rows: int
-    ctype: str  # of X, T, U and O's elements: int8_t or int16_t
+    ctype: str  # of X, T, U, (S) and O's elements: int8_t or int16_t
     t_row: int  # elements of one T row
-    x_row: int  # elements of one X row
+    o_row: int  # elements of one O row
     scratch: list
     overlaps: list = field(default_factory=list)
 

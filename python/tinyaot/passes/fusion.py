@@ -17,6 +17,15 @@ only when those take fewer aligned bytes than X; the convolution's input then
 lives until the FULLY_CONNECTED's step. That can cost more than it saves where the
 unfused convolution writes its output over its input (a strided convolution with
 the input in the arena), so the compiler plans both and keeps the smaller arena.
+
+Residual fusion (ResidualFusion, ops/band_residual.py): O = ADD(X, U), U = CONV_2D_b(T),
+T = CONV_2D_a(X) (int8, or int16 activations with int8 weights), or a downsampling block
+O = ADD(S, U), S = CONV_2D_s(X), CONV_a and CONV_s with strides 2, runs in the ADD's step in
+bands of O's rows: the T rows a band of U needs are kept in a window scratch (each
+computed once), U's (and S's) band goes to a band scratch, and the ADD writes O's rows
+from X's start on, where a walk over the bands proves that no later band reads what a
+band's O overwrites. T, U (and S) leave the arena and O may start at X: the block needs
+X plus the scratch instead of X plus T plus U.
 """
 
 from dataclasses import dataclass
@@ -72,24 +81,26 @@ class Fusion:
 class ResidualFusion:
     conv_a: int  # operator index of CONV_2D_a (X -> T)
     conv_b: int  # operator index of CONV_2D_b (T -> U)
-    consumer: int  # operator index of the ADD (X, U -> O)
+    consumer: int  # operator index of the ADD (X or S, U -> O)
     block_input: int  # X, overwritten by O band by band
-    tensors: tuple  # (T, U), never stored
+    tensors: tuple  # (T, U), or (T, U, S), never stored
     rows: int  # O rows per band
     window_bytes: int  # the T window: rows + filter_b - 1 rows of T
-    band_bytes: int  # a band of U
+    band_bytes: int  # a band of U (and one of S)
+    shortcut: int | None = None  # CONV_2D_s (X -> S) of a downsampling block; None: O = ADD(X, U)
 
     @property
     def producers(self):
-        return (self.conv_a, self.conv_b)
+        return (self.conv_a, self.conv_b) + (() if self.shortcut is None else (self.shortcut,))
 
     def describe(self, graph):
-        t, u = (graph.tensors[i] for i in self.tensors)
-        return (f"operators {self.conv_a} and {self.conv_b} (CONV_2D) run inside operator {self.consumer} (ADD) "
-                f"in bands of {self.rows} output row{'s' if self.rows > 1 else ''}: tensors '{t.name}' "
-                f"({t.nbytes} bytes) and '{u.name}' ({u.nbytes} bytes) are never stored, the output is written "
-                f"over '{graph.tensors[self.block_input].name}'; scratch {self.window_bytes} + {self.band_bytes} "
-                "bytes (window, band)")
+        named = " and ".join(f"'{graph.tensors[t].name}' ({graph.tensors[t].nbytes} bytes)" for t in self.tensors)
+        ops = ", ".join(map(str, self.producers[:-1])) + f" and {self.producers[-1]}"
+        bands = " + ".join([str(self.window_bytes)] + [str(self.band_bytes)] * (len(self.tensors) - 1))
+        return (f"operators {ops} (CONV_2D) run inside operator {self.consumer} (ADD) "
+                f"in bands of {self.rows} output row{'s' if self.rows > 1 else ''}: tensors {named} are never "
+                f"stored, the output is written over '{graph.tensors[self.block_input].name}'; scratch {bands} "
+                f"bytes (window, band{'s' if self.shortcut is not None else ''})")
 
     def summary(self, graph):
         return {"kind": "residual", "producers": list(self.producers), "consumer": self.consumer,
@@ -98,7 +109,7 @@ class ResidualFusion:
                 "window_bytes": self.window_bytes, "band_bytes": self.band_bytes}
 
     def planned(self, graph, ops):
-        """The planner's view: both convolutions' steps read and write nothing, the ADD's reads X and
+        """The planner's view: the convolutions' steps read and write nothing, the ADD's reads X and
         the convolutions' weights and writes O (which its declaration lets start at X)."""
         weights = []
         for k in self.producers:
@@ -161,23 +172,59 @@ def _fusion(graph, views, op, readers, alignment):
 
 
 def _conv_rows(graph, op, x):
-    """(filter_h, pad_h) of an int8 CONV_2D reading x with stride 1 and dilation 1 that keeps
-    x's height and width, else None."""
+    """(filter_h, pad_h, stride) of a CONV_2D reading x (int8, or int16 activations with int8
+    weights), batch 1, ungrouped, dilation 1, strides 1x1 or 2x2, else None."""
     o = op.options
+    stride = o.get("stride_h", 1)
     if op.type != "CONV_2D" or len(op.inputs) < 2 or op.inputs[0] != x or op.inputs.count(x) != 1 or \
-            len(op.outputs) != 1 or (o.get("stride_h", 1), o.get("stride_w", 1)) != (1, 1) or \
+            len(op.outputs) != 1 or stride not in (1, 2) or o.get("stride_w", 1) != stride or \
             (o.get("dilation_h_factor", 1), o.get("dilation_w_factor", 1)) != (1, 1):
         return None
     inp, weights, out = graph.tensors[x], graph.tensors[op.inputs[1]], graph.tensors[op.outputs[0]]
     if inp.dtype not in ("int8", "int16") or out.dtype != inp.dtype or weights.dtype != "int8" or \
-            len(inp.shape) != 4 or len(out.shape) != 4 or \
-            len(weights.shape) != 4 or inp.shape[0] != 1 or weights.shape[3] != inp.shape[3] or \
-            tuple(out.shape[:3]) != tuple(inp.shape[:3]) or out.shape[3] != weights.shape[0]:
+            len(inp.shape) != 4 or len(out.shape) != 4 or len(weights.shape) != 4 or inp.shape[0] != 1 or \
+            out.shape[0] != 1 or weights.shape[3] != inp.shape[3] or out.shape[3] != weights.shape[0]:
         return None  # grouped, batched or malformed: left unfused (the lowerings report what is wrong)
     padding, (h, w) = o.get("padding", PADDING_SAME), weights.shape[1:3]
-    if (out_size(padding, inp.shape[1], h, 1, 1), out_size(padding, inp.shape[2], w, 1, 1)) != tuple(out.shape[1:3]):
+    if (out_size(padding, inp.shape[1], h, stride, 1), out_size(padding, inp.shape[2], w, stride, 1)) != \
+            tuple(out.shape[1:3]):
         return None
-    return h, padding_before(inp.shape[1], h, 1, 1, out.shape[1])
+    return h, padding_before(inp.shape[1], h, stride, 1, out.shape[1]), stride
+
+
+def _block(graph, add, readers, writer):
+    """(X, [T, U, S or X], conv_a, conv_b, conv_s or None) of the residual block ending in `add`, or None."""
+    for p, u in (add.inputs, add.inputs[::-1]):
+        conv_b = writer.get(u)
+        t = conv_b.inputs[0] if conv_b is not None and conv_b.inputs else -1
+        conv_a = writer.get(t)
+        x = conv_a.inputs[0] if conv_a is not None and conv_a.inputs else -1
+        conv_s = None if p == x else writer.get(p)
+        if conv_a is None or (p != x and (conv_s is None or not conv_s.inputs or conv_s.inputs[0] != x)):
+            continue
+        x_readers = sorted((conv_a.index, add.index if conv_s is None else conv_s.index))
+        if [r.index for r in readers.get(u, [])] == [add.index] and \
+                [r.index for r in readers.get(t, [])] == [conv_b.index] and \
+                [r.index for r in readers.get(p, [])] == ([add.index] if conv_s is not None else x_readers) and \
+                sorted(r.index for r in readers.get(x, [])) == x_readers:
+            return x, [t, u] + ([p] if conv_s is not None else []), conv_a, conv_b, conv_s
+    return None
+
+
+def _o_over_x_is_safe(h_out, rows, o_row, x_row, a, b, s):
+    """Whether O's bands, written from X's first byte on, never land on X bytes a later band
+    still reads: the T rows computed later (from the stride times their row less CONV_a's top
+    padding on), S's later rows (likewise), or X's later rows the ADD reads (s None)."""
+    (_, pad_a, stride), (filter_b, pad_b, _) = a, b
+    for row in range(0, h_out, rows):
+        end = min(h_out, row + rows)
+        computed = min(h_out, end - 1 - pad_b + filter_b)  # T rows computed by the end of this band
+        later = [computed * stride - pad_a] if computed < h_out else []
+        if end < h_out:
+            later.append(end if s is None else end * stride - s[1])
+        if later and end * o_row > max(0, min(later)) * x_row:
+            return False
+    return True
 
 
 def _residual(graph, views, add, readers, alignment):
@@ -185,36 +232,36 @@ def _residual(graph, views, add, readers, alignment):
     if add.type != "ADD" or len(add.inputs) != 2 or len(add.outputs) != 1 or add.inputs[0] == add.inputs[1]:
         return None
     writer = {t: op for op in graph.operators for t in op.outputs}
-    for x, u in (add.inputs, add.inputs[::-1]):
-        conv_b = writer.get(u)
-        t = conv_b.inputs[0] if conv_b is not None and conv_b.inputs else -1
-        conv_a = writer.get(t)
-        if conv_a is None or [r.index for r in readers.get(u, [])] != [add.index] or \
-                [r.index for r in readers.get(t, [])] != [conv_b.index] or \
-                sorted(r.index for r in readers.get(x, [])) != sorted((conv_a.index, add.index)):
-            continue
-        a, b = _conv_rows(graph, conv_a, x), _conv_rows(graph, conv_b, t)
-        tensors = [graph.tensors[i] for i in (x, t, u, add.outputs[0])]
-        if a is None or b is None or tensors[2].shape != tensors[0].shape or tensors[3].shape != tensors[0].shape \
-                or tensors[3].dtype != tensors[0].dtype:
-            continue
-        if any(i in graph.outputs or i in views.root or i in views.root.values() or graph.tensors[i].is_constant
-               or graph.tensors[i].is_variable for i in (x, t, u)) or add.outputs[0] in views.root:
-            continue  # stored anyway, or shared with a view
-        (filter_a, pad_a), (filter_b, pad_b) = a, b
-        if filter_b - 1 - pad_b < pad_a:
-            continue  # a later T row would read X rows the band's O has overwritten
-        _, h, w, ch = tensors[0].shape
-        t_row, x_row = (w * c * tensors[0].itemsize for c in (tensors[1].shape[3], ch))  # bytes
-        taps = graph.tensors[conv_b.inputs[1]].shape[1:]
-        by_work = -(-MIN_BAND_MACS // max(1, w * ch * taps[0] * taps[1] * taps[2]))
-        by_ram = (tensors[0].nbytes // MAX_BAND_SHARE - (filter_b - 1) * t_row) // (t_row + x_row)
-        rows = max(1, min(h, by_work, by_ram))
-        window = min(h, rows + filter_b - 1) * t_row
-        fusion = ResidualFusion(conv_a.index, conv_b.index, add.index, x, (t, u), rows, window, rows * x_row)
-        scratch = align_up(window, alignment) + align_up(fusion.band_bytes, alignment)
-        if scratch < align_up(tensors[1].nbytes, alignment) + align_up(tensors[2].nbytes, alignment):
-            return fusion
+    block = _block(graph, add, readers, writer)
+    if block is None:
+        return None
+    x, inner, conv_a, conv_b, conv_s = block
+    a, b = _conv_rows(graph, conv_a, x), _conv_rows(graph, conv_b, inner[0])
+    s = None if conv_s is None else _conv_rows(graph, conv_s, x)
+    xt, (tt, ut), ot = graph.tensors[x], (graph.tensors[i] for i in inner[:2]), graph.tensors[add.outputs[0]]
+    if a is None or b is None or b[2] != 1 or (conv_s is not None and (s is None or s[2] != a[2])) or \
+            tuple(ut.shape[:3]) != tuple(tt.shape[:3]) or \
+            any(tuple(graph.tensors[i].shape) != tuple(ot.shape) for i in (inner[1], add.inputs[0], add.inputs[1])) or \
+            ot.dtype != xt.dtype:
+        return None
+    if any(i in graph.outputs or i in views.root or i in views.root.values() or graph.tensors[i].is_constant
+           or graph.tensors[i].is_variable for i in (x, *inner)) or add.outputs[0] in views.root:
+        return None  # stored anyway, or shared with a view
+    _, h, w, ch = ot.shape
+    t_row, o_row = (w * c * ot.itemsize for c in (tt.shape[3], ch))  # bytes
+    filter_b = b[0]
+    taps = graph.tensors[conv_b.inputs[1]].shape[1:]
+    by_work = -(-MIN_BAND_MACS // max(1, w * ch * taps[0] * taps[1] * taps[2]))
+    by_ram = (xt.nbytes // MAX_BAND_SHARE - (filter_b - 1) * t_row) // (t_row + (len(inner) - 1) * o_row)
+    rows = max(1, min(h, by_work, by_ram))
+    if not _o_over_x_is_safe(h, rows, o_row, xt.shape[2] * xt.shape[3] * xt.itemsize, a, b, s):
+        return None  # a later band would read X bytes the band's O has overwritten
+    window = min(h, rows + filter_b - 1) * t_row
+    fusion = ResidualFusion(conv_a.index, conv_b.index, add.index, x, tuple(inner), rows, window, rows * o_row,
+                            None if conv_s is None else conv_s.index)
+    scratch = align_up(window, alignment) + (len(inner) - 1) * align_up(fusion.band_bytes, alignment)
+    if scratch < sum(align_up(graph.tensors[i].nbytes, alignment) for i in inner):
+        return fusion
     return None
 
 

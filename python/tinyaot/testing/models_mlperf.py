@@ -7,7 +7,7 @@ detection). Only the shapes follow the reference models; weights are random
 and scaled so that activations spread over the int8 range.
 
 On the QEMU boards (256 KB flash): the DS-CNN and MobileNetV1 0.25 96x96x3, and
-ResNet-8 on the Cortex-M3 (its 25152-byte arena, with residual fusion, is too big for the M0). The 96x96x1
+ResNet-8 on the Cortex-M3 (its 18944-byte arena, with residual fusion, is too big for the M0). The 96x96x1
 variant has person_detect's shapes, which already runs there; the autoencoder's
 264 KB of weights do not fit the flash.
 """

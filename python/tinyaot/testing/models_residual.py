@@ -1,6 +1,6 @@
-"""Test models: residual blocks O = ADD(X, CONV_b(CONV_a(X))), which residual band fusion
-(passes/fusion.py ResidualFusion) runs in bands of output rows inside the ADD, writing O
-over X.
+"""Test models: residual blocks O = ADD(X, CONV_b(CONV_a(X))), and downsampling ones
+O = ADD(CONV_s(X), CONV_b(CONV_a(X))), which residual band fusion (passes/fusion.py
+ResidualFusion) runs in bands of output rows inside the ADD, writing O over X.
 
 Between them they stress the banding: both ADD input orders, odd channel counts, T
 with fewer or more channels than X, heights the band does not divide, heights 1 and 2,
@@ -18,21 +18,27 @@ from tinyaot.testing.models_conv import NONE, RELU, conv
 
 
 def residual_block(seed, shape, t_ch, filters=((3, 3), (3, 3)), x_first=True, act=NONE, per_channel=True,
-                   x_is_input=False):
+                   x_is_input=False, shortcut=None, stride=1, out_ch=None):
     """input -> CONV_2D 1x1 -> X [shape] (or X the input); T = CONV_a(X) with t_ch channels,
     U = CONV_b(T), O = ADD(X, U) (or ADD(U, X)) -> CONV_2D 1x1 -> output (so that O, too, is
-    in the arena); SAME padding."""
+    in the arena); SAME padding. With a `shortcut` filter: a downsampling block, CONV_a and
+    S = CONV_s(X) with strides `stride`, out_ch channels, O = ADD(S, U) (or ADD(U, S))."""
     rng = np.random.default_rng(seed)
     mb = ModelBuilder()
     q = (0.05, -3)
     inp = mb.input("x", "int8", [*shape[:3], shape[3] if x_is_input else 2], scale=q[0], zero_point=q[1])
     x, xq = (inp, q) if x_is_input else conv(mb, rng, inp, q, shape, (1, 1), out_zp=1)
-    t, tq = conv(mb, rng, x, xq, [*shape[:3], t_ch], filters[0], act=RELU, out_zp=-128, per_channel=per_channel)
-    u, uq = conv(mb, rng, t, tq, shape, filters[1], out_zp=-2, per_channel=per_channel)
+    size = [1, -(-shape[1] // stride), -(-shape[2] // stride)]
+    out_shape = [*size, out_ch or shape[3]]
+    t, tq = conv(mb, rng, x, xq, [*size, t_ch], filters[0], act=RELU, out_zp=-128, per_channel=per_channel,
+                 stride=(stride, stride))
+    u, uq = conv(mb, rng, t, tq, out_shape, filters[1], out_zp=-2, per_channel=per_channel)
+    if shortcut is not None:
+        x, xq = conv(mb, rng, x, xq, out_shape, shortcut, out_zp=-1, stride=(stride, stride))
     o_scale = float(max(xq[0], uq[0])) * 1.5
-    o = mb.tensor("o", "int8", shape, scale=o_scale, zero_point=4)
+    o = mb.tensor("o", "int8", out_shape, scale=o_scale, zero_point=4)
     mb.op("ADD", [x, u] if x_first else [u, x], [o], "AddOptions", fused_activation_function=act)
-    mb.output(conv(mb, rng, o, (o_scale, 4), [*shape[:3], 2], (1, 1), out_zp=-1)[0])
+    mb.output(conv(mb, rng, o, (o_scale, 4), [*size, 2], (1, 1), out_zp=-1)[0])
     return mb.build()
 
 
@@ -77,6 +83,20 @@ def residual_pointwise_pair():
     """1x1 CONV_a and CONV_b (pointwise kernels, no row of T kept between bands): X 9x6x8,
     T 12 channels."""
     return residual_block(87, [1, 9, 6, 8], 12, filters=((1, 1), (1, 1)))
+
+
+@test_model("residual_down_1x1_shortcut", targets=M3_ONLY)
+def residual_down_1x1_shortcut():
+    """A downsampling block: CONV_a 3x3 and a 1x1 shortcut with strides 2x2, X 9x7x4 -> O
+    5x4x8, T 6 channels, ADD(U, S): O's rows written from X's first byte on."""
+    return residual_block(88, [1, 9, 7, 4], 6, x_first=False, shortcut=(1, 1), stride=2, out_ch=8)
+
+
+@test_model("residual_down_3x3_shortcut", targets=False)
+def residual_down_3x3_shortcut():
+    """A downsampling block with a 3x3 shortcut and RELU on the ADD(S, U): X 12x5x3 -> O 6x3x5,
+    T 2 channels."""
+    return residual_block(89, [1, 12, 5, 3], 2, act=RELU, shortcut=(3, 3), stride=2, out_ch=5)
 
 
 @test_model("residual_not_fusable", targets=False)
