@@ -29,7 +29,6 @@ struct tinyaot_svdf_params {
     int32_t num_units;        /* output values per batch */
     int32_t rank;             /* filters per unit */
     int32_t memory_size;      /* activations kept per filter */
-    int32_t input_offset;     /* -input zero point */
     int32_t output_offset;    /* output zero point */
     int32_t multiplier_1;     /* input * feature weights -> state */
     int32_t shift_1;
@@ -65,17 +64,23 @@ static inline int32_t tinyaot_svdf_filter(const struct tinyaot_svdf_params *p, i
 }
 
 /*
- * dot[k] = feature row k . (input + input_offset) for n (4, or 1) rows from w:
- * each input value loaded and offset serves all n. Always inlined, so each n
- * gets its own loop.
+ * dot[k] = offset_sums[k] + feature row k . input for n (4, or 1) rows from w, where
+ * offset_sums[k] is input_offset times the row's sum (the lowering's table): row k .
+ * (input + input_offset). Each input value loaded serves all n. Always inlined, so
+ * each n gets its own loop.
  */
 static TINYAOT_ALWAYS_INLINE void tinyaot_svdf_dots(const int8_t *in, const int8_t *w, int32_t input_size,
-                                                    int32_t input_offset, int32_t n, int32_t dot[4])
+                                                    const int32_t *offset_sums, int32_t n, int32_t dot[4])
 {
-    int32_t d0 = 0, d1 = 0, d2 = 0, d3 = 0;
+    int32_t d0 = offset_sums[0], d1 = 0, d2 = 0, d3 = 0;
     int32_t i;
+    if (n == 4) {
+        d1 = offset_sums[1];
+        d2 = offset_sums[2];
+        d3 = offset_sums[3];
+    }
     for (i = 0; i < input_size; i++) {
-        const int32_t x = (int32_t)in[i] + input_offset;
+        const int32_t x = in[i];
         d0 += (int32_t)w[i] * x;
         if (n == 4) {
             d1 += (int32_t)w[input_size + i] * x;
@@ -94,16 +99,18 @@ static TINYAOT_ALWAYS_INLINE void tinyaot_svdf_dots(const int8_t *in, const int8
 /*
  * feature_weights: [num_units * rank][input_size]; time_weights:
  * [num_units * rank][memory_size]; bias: [num_units] or NULL;
- * state: [batches][num_units * rank][memory_size], kept between calls.
+ * state: [batches][num_units * rank][memory_size], kept between calls;
+ * offset_sums: [num_units * rank], input_offset times each feature row's sum
+ * (folded by the lowering, so the dot products' loop leaves the offset out).
  * Filters in order; each unit's output is written after its rank filters.
  */
 static void tinyaot_svdf_s8(const struct tinyaot_svdf_params *p, const int8_t *input,
                             const int8_t *feature_weights, const int16_t *time_weights,
-                            const int32_t *bias, int16_t *state, int8_t *output)
+                            const int32_t *bias, int16_t *state, int8_t *output, const int32_t *offset_sums)
 {
     const int32_t num_filters = p->num_units * p->rank;
     const int32_t blocked_end = num_filters - num_filters % 4;
-    const int32_t input_size = p->input_size, input_offset = p->input_offset;
+    const int32_t input_size = p->input_size;
     int32_t b, f, r, u;
     for (b = 0; b < p->batches; b++) {
         const int8_t *in = input + b * input_size;
@@ -116,9 +123,9 @@ static void tinyaot_svdf_s8(const struct tinyaot_svdf_params *p, const int8_t *i
             const int8_t *w = feature_weights + f * input_size;
             /* Feature dot products four filters at a time, the last num_filters % 4 one at a time. */
             if (f < blocked_end && (f & 3) == 0) {
-                tinyaot_svdf_dots(in, w, input_size, input_offset, 4, dot);
+                tinyaot_svdf_dots(in, w, input_size, offset_sums + f, 4, dot);
             } else if (f >= blocked_end) {
-                tinyaot_svdf_dots(in, w, input_size, input_offset, 1, dot + (f & 3));
+                tinyaot_svdf_dots(in, w, input_size, offset_sums + f, 1, dot + (f & 3));
             }
             if (r == 0) {
                 acc = bias != NULL ? bias[u] : 0;

@@ -5,8 +5,8 @@ and float32 (every tensor float32).
 Checks and constants follow TFLM's PrepareSvdf (micro/kernels/svdf_common.cc).
 """
 
-from tinyaot.ops.base import KernelCall, ParamStruct, TensorRef, optional_ref
-from tinyaot.quant import ACTIVATION_NAMES, requantize_multiplier
+from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, TensorRef, optional_ref
+from tinyaot.quant import ACTIVATION_NAMES, fold_input_offset, requantize_multiplier
 
 INPUT, FEATURE, TIME, BIAS, STATE = range(5)
 
@@ -120,7 +120,6 @@ def lower(ctx):
 
     params = ParamStruct("struct tinyaot_svdf_params", {
         **sizes,
-        "input_offset": -inp.zero_point,
         "output_offset": out.zero_point,
         "multiplier_1": multiplier_1,
         "shift_1": shift_1,
@@ -130,6 +129,7 @@ def lower(ctx):
     return [KernelCall("tinyaot_svdf_s8", [
         params, TensorRef(inp.index), TensorRef(feature.index), TensorRef(time.index),
         optional_ref(bias), TensorRef(state.index), TensorRef(out.index),
+        ParamArray("int32_t", fold_input_offset(None, feature.data, -inp.zero_point, channel_axis=0)),
     ])]
 
 
