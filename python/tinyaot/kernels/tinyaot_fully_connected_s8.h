@@ -25,28 +25,34 @@ static void tinyaot_fully_connected_s8(const struct tinyaot_fully_connected_para
     const int32_t depth = p->accum_depth;
     /* Locals, not p->...: output is int8_t, which may alias anything, so the
        compiler would reload every field of p after each output store. */
-    const int32_t output_depth = p->output_depth, per_channel = p->per_channel;
+    const int32_t output_depth = p->output_depth;
     const int32_t output_offset = p->output_offset, act_min = p->act_min, act_max = p->act_max;
+    const int32_t table_step = p->per_channel ? 1 : 0;  /* per-tensor: one multiplier and shift for all */
     int32_t b, oc;
     for (b = 0; b < p->batches; b++) {
         const int8_t *in = input + b * depth;
         int8_t *out = output + b * output_depth;
         const int32_t input_sum = tinyaot_fully_connected_input_sum(p, in, depth);
+        const int8_t *w = weights;
+        const int32_t *m = multiplier, *s = shift;
         for (oc = 0; oc + 1 < output_depth; oc += 2) {
-            const int32_t ch0 = per_channel ? oc : 0;
-            const int32_t ch1 = per_channel ? oc + 1 : 0;
-            int32_t acc0 = (bias != NULL ? bias[oc] : 0) + input_sum;
-            int32_t acc1 = (bias != NULL ? bias[oc + 1] : 0) + input_sum;
-            const int8_t *w0 = weights + oc * depth;
-            tinyaot_fully_connected_dot2(in, w0, w0 + depth, depth, &acc0, &acc1);
-            out[oc] = tinyaot_requantize_s8(acc0, multiplier[ch0], shift[ch0], output_offset, act_min, act_max);
-            out[oc + 1] = tinyaot_requantize_s8(acc1, multiplier[ch1], shift[ch1], output_offset, act_min, act_max);
+            int32_t acc0 = input_sum, acc1 = input_sum;
+            if (bias != NULL) {
+                acc0 += bias[oc];
+                acc1 += bias[oc + 1];
+            }
+            tinyaot_fully_connected_dot2(in, w, w + depth, depth, &acc0, &acc1);
+            out[oc] = tinyaot_requantize_s8(acc0, *m, *s, output_offset, act_min, act_max);
+            m += table_step;
+            s += table_step;
+            out[oc + 1] = tinyaot_requantize_s8(acc1, *m, *s, output_offset, act_min, act_max);
+            m += table_step;
+            s += table_step;
+            w += 2 * depth;
         }
         if (oc < output_depth) {
-            const int32_t ch = per_channel ? oc : 0;
-            const int32_t acc = (bias != NULL ? bias[oc] : 0) + input_sum +
-                                tinyaot_fully_connected_dot(in, weights + oc * depth, depth);
-            out[oc] = tinyaot_requantize_s8(acc, multiplier[ch], shift[ch], output_offset, act_min, act_max);
+            const int32_t acc = (bias != NULL ? bias[oc] : 0) + input_sum + tinyaot_fully_connected_dot(in, w, depth);
+            out[oc] = tinyaot_requantize_s8(acc, *m, *s, output_offset, act_min, act_max);
         }
     }
 }
