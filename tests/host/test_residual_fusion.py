@@ -116,6 +116,8 @@ def test_no_fusion_switch_inspect_and_json(own_model, tmp_path):
         report = json.loads((tmp_path / str(fusions) / "m.json").read_text())
         assert len(report["fusions"]) == fusions
     report = json.loads((tmp_path / "1" / "m.json").read_text())
+    (o,) = [b for b in report["plan"] if b["name"] == "o"]
+    assert o["may_overlap"] == [{"input": "conv3", "tensor": 3, "limit": 0, "exact": True}]
     assert report["fusions"] == [{"kind": "residual", "producers": [1, 2], "consumer": 3,
                                   "tensors": ["conv6", "conv9"], "tensor_bytes": 44 + 352, "band_rows": 2,
                                   "window_bytes": 16, "band_bytes": 64}]

@@ -370,7 +370,7 @@ class _CodegenContext:
             "planner": {"strategy": m.plan.strategy, "proven_optimal": m.plan.proven_optimal},
             "plan": [{"name": b.name, "tensor": b.tensor, "offset": b.offset, "size": b.size,
                       "first_step": b.first, "last_step": b.last,
-                      "may_overlap": [{"input": g.tensors[t].name, "tensor": t, "limit": d}
+                      "may_overlap": [{"input": g.tensors[t].name, "tensor": t, "limit": d, "exact": t in b.exact}
                                       for t, d in sorted(b.overlaps.items())]} for b in m.buffers],
             "weights": {**{s: g.tensors[t].nbytes for t, s in sorted(self.weights.items())},
                         **dict(sorted(self.relaid_bytes.items()))},
