@@ -10,19 +10,19 @@
 #define TINYAOT_DEPTHWISE_CONV2D_S8_H
 
 #include "tinyaot_depthwise_conv2d_params.h"
+#include "tinyaot_window_sums.h"
 
 /*
- * Four adjacent output channels' sums of w * (x + offset) over a window of rows
- * x cols taps, added to acc. w points at their first weights; in at the input
- * they read: four adjacent channels (in_step 1, depth multiplier 1) or one
- * channel all four share (in_step 0). Always inlined, so each in_step (and an
- * offset of 0) gets its own loop: one input load per tap serves all four when
- * they share it.
+ * Four adjacent output channels' sums of w * x over a window of rows x cols
+ * taps, added to acc. w points at their first weights; in at the input they
+ * read: four adjacent channels (in_step 1, depth multiplier 1) or one channel
+ * all four share (in_step 0). Always inlined, so each in_step gets its own
+ * loop: one input load per tap serves all four when they share it.
  */
 static TINYAOT_ALWAYS_INLINE void tinyaot_depthwise_window4(const int8_t *in, const int8_t *w, int32_t in_step,
                                                             int32_t rows, int32_t cols, int32_t in_x,
                                                             int32_t in_y, int32_t w_x, int32_t w_y,
-                                                            int32_t offset, int32_t acc[4])
+                                                            int32_t acc[4])
 {
     int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
     int32_t fy, fx;
@@ -30,10 +30,10 @@ static TINYAOT_ALWAYS_INLINE void tinyaot_depthwise_window4(const int8_t *in, co
         const int8_t *in_tap = in;
         const int8_t *w_tap = w;
         for (fx = cols; fx > 0; fx--) {
-            a0 += (int32_t)w_tap[0] * (in_tap[0] + offset);
-            a1 += (int32_t)w_tap[1] * (in_tap[in_step] + offset);
-            a2 += (int32_t)w_tap[2] * (in_tap[2 * in_step] + offset);
-            a3 += (int32_t)w_tap[3] * (in_tap[3 * in_step] + offset);
+            a0 += (int32_t)w_tap[0] * in_tap[0];
+            a1 += (int32_t)w_tap[1] * in_tap[in_step];
+            a2 += (int32_t)w_tap[2] * in_tap[2 * in_step];
+            a3 += (int32_t)w_tap[3] * in_tap[3 * in_step];
             in_tap += in_x;
             w_tap += w_x;
         }
@@ -59,20 +59,20 @@ static __attribute__((noinline))
 static TINYAOT_ALWAYS_INLINE
 #endif
 void tinyaot_depthwise_window4_shared(const int8_t *in, const int8_t *w, int32_t rows, int32_t cols, int32_t in_x,
-                                      int32_t in_y, int32_t w_x, int32_t w_y, int32_t offset, int32_t acc[4])
+                                      int32_t in_y, int32_t w_x, int32_t w_y, int32_t acc[4])
 {
-    tinyaot_depthwise_window4(in, w, 0, rows, cols, in_x, in_y, w_x, w_y, offset, acc);
+    tinyaot_depthwise_window4(in, w, 0, rows, cols, in_x, in_y, w_x, w_y, acc);
 }
 
-/* One output channel's sum of w * (x + offset) over a window of rows x cols taps. */
+/* One output channel's sum of w * x over a window of rows x cols taps. */
 static int32_t tinyaot_depthwise_window1(const int8_t *in, const int8_t *w, int32_t rows, int32_t cols,
-                                         int32_t in_x, int32_t in_y, int32_t w_x, int32_t w_y, int32_t offset)
+                                         int32_t in_x, int32_t in_y, int32_t w_x, int32_t w_y)
 {
     int32_t acc = 0;
     int32_t fy, fx;
     for (fy = rows; fy > 0; fy--) {
         for (fx = 0; fx < cols; fx++) {
-            acc += (int32_t)w[fx * w_x] * (in[fx * in_x] + offset);
+            acc += (int32_t)w[fx * w_x] * in[fx * in_x];
         }
         in += in_y;
         w += w_y;
@@ -81,12 +81,9 @@ static int32_t tinyaot_depthwise_window1(const int8_t *in, const int8_t *w, int3
 }
 
 /*
- * filter: [filter_h][filter_w][output_ch]. bias: output_ch values with the input
- * offset folded in (bias + input_offset * sum(w)), then output_ch plain ones (0
- * without a bias): a window inside the input starts from the folded bias and
- * adds plain w * x, one cut by the border from the plain bias, adding the input
- * offset to each input value (cheaper than taking the skipped taps' weights
- * back out).
+ * filter: [filter_h][filter_w][output_ch]. bias: bias + input_offset * sum(w) per
+ * output channel, folded by the lowering (never NULL), so the taps add plain
+ * w * x; at the border the part of the fold for skipped taps is taken back.
  * Output pixel by pixel, channels in increasing order: each output byte is
  * written after every input its pixel's window reads.
  */
@@ -130,29 +127,28 @@ static void tinyaot_depthwise_conv2d_s8(const struct tinyaot_depthwise_conv2d_pa
                 /* The first valid tap, channel 0, in the input and in the filter. */
                 const int8_t *window = in_image + (in_y * p->input_w + in_x) * p->input_ch;
                 const int8_t *w_window = filter + fy_first * filter_row + fx_first * output_ch;
-                const int32_t *start = border ? bias + output_ch : bias;
                 int32_t acc[4];
                 /* ic and m: the input channel oc reads, and which of its mult outputs oc is. */
                 ic = 0;
                 m = 0;
                 for (oc = 0; oc < blocked; oc += 4) {
                     for (k = 0; k < 4; k++) {
-                        acc[k] = start[oc + k];
+                        acc[k] = bias[oc + k];
                     }
                     /* The common 3x3 window inside the input gets its taps unrolled (constant trip counts). */
                     if (in_step && !border && rows == 3 && cols == 3) {
                         tinyaot_depthwise_window4(window + ic, w_window + oc, 1, 3, 3, tap_step_x, tap_step_y,
-                                                  output_ch, filter_row, 0, acc);
-                    } else if (in_step && !border) {
-                        tinyaot_depthwise_window4(window + ic, w_window + oc, 1, rows, cols, tap_step_x, tap_step_y,
-                                                  output_ch, filter_row, 0, acc);
+                                                  output_ch, filter_row, acc);
                     } else if (in_step) {
                         tinyaot_depthwise_window4(window + ic, w_window + oc, 1, rows, cols, tap_step_x, tap_step_y,
-                                                  output_ch, filter_row, input_offset, acc);
+                                                  output_ch, filter_row, acc);
                     } else {
                         tinyaot_depthwise_window4_shared(window + ic, w_window + oc, rows, cols, tap_step_x,
-                                                         tap_step_y, output_ch, filter_row,
-                                                         border ? input_offset : 0, acc);
+                                                         tap_step_y, output_ch, filter_row, acc);
+                    }
+                    if (border) {
+                        tinyaot_take_back_outside(filter + oc, p->filter_h, p->filter_w, 1, output_ch, 4, fy_first,
+                                                  fy_end, fx_first, fx_end, input_offset, acc);
                     }
                     for (k = 0; k < 4; k++) {
                         const int32_t ch = per_channel ? oc + k : 0;
@@ -168,10 +164,14 @@ static void tinyaot_depthwise_conv2d_s8(const struct tinyaot_depthwise_conv2d_pa
                 }
                 for (; oc < output_ch; oc++) {
                     const int32_t ch = per_channel ? oc : 0;
-                    const int32_t acc = start[oc] + tinyaot_depthwise_window1(window + ic, w_window + oc, rows, cols,
-                                                                              tap_step_x, tap_step_y, output_ch,
-                                                                              filter_row, border ? input_offset : 0);
-                    output[oc] = tinyaot_requantize_s8(acc, multiplier[ch], shift[ch], output_offset, act_min,
+                    int32_t acc1[4];
+                    acc1[0] = bias[oc] + tinyaot_depthwise_window1(window + ic, w_window + oc, rows, cols, tap_step_x,
+                                                                   tap_step_y, output_ch, filter_row);
+                    if (border) {
+                        tinyaot_take_back_outside(filter + oc, p->filter_h, p->filter_w, 1, output_ch, 1, fy_first,
+                                                  fy_end, fx_first, fx_end, input_offset, acc1);
+                    }
+                    output[oc] = tinyaot_requantize_s8(acc1[0], multiplier[ch], shift[ch], output_offset, act_min,
                                                        act_max);
                     if (++m == mult) {
                         m = 0;
