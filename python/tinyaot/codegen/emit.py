@@ -193,15 +193,19 @@ class _CodegenContext:
                      f"1, {filter_h}, {pad_h}, &{first}, &band_{name}.input_h, &pad_top);"]
             return lines + ([f"{indent}band_{name}.pad_h = pad_top;"] if "pad_h" in params.fields else [])
 
+        # A 1-row CONV_b keeps no T row for the next band: nothing to move (and GCC's bounds check,
+        # which cannot see that, would warn about the move).
+        moves = geometry["b"][1] > 1
+        keep = [f"    tinyaot_band_keep_rows(window, {loop.t_row * _C_SIZES[loop.ctype]}, first, &window_first, "
+                "computed);"] if moves else []
         lines = [f"{geometry[name][0].ctype} band_{name} = {struct[name]};" for name in names]
         lines += [f"{loop.add_params.ctype} band_add = {struct['add']};",
                   "int32_t row, first, pad_top, first_a, " + ("first_s, " if "s" in names else "")
-                  + "window_first = 0, computed = 0;",
+                  + ("window_first = 0, " if moves else "") + "computed = 0;",
                   f"{loop.ctype} *const window = {window};",
                   f"for (row = 0; row < {h}; row += {loop.rows}) {{",
                   *window_of("b", "row", loop.rows, "first", "    "),
-                  f"    tinyaot_band_keep_rows(window, {loop.t_row * _C_SIZES[loop.ctype]}, first, &window_first, "
-                  "computed);",
+                  *keep,
                   "    if (first + band_b.input_h > computed) {",
                   *window_of("a", "computed", "first + band_b.input_h - computed", "first_a", "        "),
                   f"        {calls['a']}",
