@@ -67,6 +67,22 @@ static inline int32_t tinyaot_rounding_divide_by_pot(int32_t x, int32_t exponent
 #endif
 #endif
 
+/*
+ * Convolutions compute two output pixels together (twice the sums) on cores with
+ * the registers for it; Armv6-M and Armv8-M Baseline have eight low registers,
+ * too few. Up to TINYAOT_PAIR_MAX_CH output channels: the second pixel's outputs
+ * wait in a buffer on the stack until the first's window is done, so that no
+ * output is written before its own pixel's reads end (ops/overlap.py).
+ */
+#ifndef TINYAOT_PIXEL_PAIRS
+#if defined(__ARM_ARCH_6M__) || defined(__ARM_ARCH_8M_BASE__)
+#define TINYAOT_PIXEL_PAIRS 0
+#else
+#define TINYAOT_PIXEL_PAIRS 1
+#endif
+#endif
+#define TINYAOT_PAIR_MAX_CH 64
+
 #if TINYAOT_LONG_MULTIPLY
 /*
  * x * multiplier * 2^shift as TFLite's MultiplyByQuantizedMultiplier rounds it

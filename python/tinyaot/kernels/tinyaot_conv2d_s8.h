@@ -31,25 +31,6 @@ struct tinyaot_conv2d_params {
 };
 
 /*
- * Output pixels in pairs on Cortex-M3 and up; Armv6-M and Armv8-M Baseline
- * (Cortex-M0/M0+/M23) have eight low registers, too few for eight sums.
- */
-#ifndef TINYAOT_CONV2D_PIXEL_PAIRS
-#if defined(__ARM_ARCH_6M__) || defined(__ARM_ARCH_8M_BASE__)
-#define TINYAOT_CONV2D_PIXEL_PAIRS 0
-#else
-#define TINYAOT_CONV2D_PIXEL_PAIRS 1
-#endif
-#endif
-
-/*
- * Pairs only up to this many output channels: the second pixel's outputs wait in
- * a buffer on the stack until the first pixel's window is done, so that no output
- * is written before its own pixel's reads end (ops/overlap.py convolution).
- */
-#define TINYAOT_CONV2D_PAIR_MAX_CH 64
-
-/*
  * How a window's taps are walked: rows of cols runs, each run of `run`
  * contiguous input values (a tap's channels, or a whole row of taps when
  * adjacent taps are adjacent pixels' every channel), runs in_x apart, rows in_y;
@@ -209,46 +190,50 @@ static void tinyaot_conv2d_pixels(const struct tinyaot_conv2d_params *p, const s
     const int32_t filter_row = p->filter_w * filter_ch;
     const int32_t filter_size = p->filter_h * filter_row;
     const int32_t pixel_step = p->stride_w * p->input_ch;
-    const int folded = pixels == 2 && !v->border;
-    const int32_t *plain_bias = bias + p->output_ch;
+    /* Copies: the int8_t output stores may alias anything, *p, *r and *v too. */
+    const struct tinyaot_channel_requant rq = *r;
+    const struct tinyaot_conv2d_window win = *v;
+    const int32_t groups = p->groups, output_ch = p->output_ch;
+    const int folded = pixels == 2 && !win.border;
+    const int32_t *plain_bias = bias + output_ch;
     const int32_t *start = folded ? bias : plain_bias;
-    int8_t second[TINYAOT_CONV2D_PAIR_MAX_CH];
+    int8_t second[TINYAOT_PAIR_MAX_CH];
     int8_t *out[2];
     int32_t oc = 0, g, n, j, px;
     out[0] = output;
     out[1] = second;
-    for (g = 0; g < p->groups; g++) {
+    for (g = 0; g < groups; g++) {
         const int8_t *group_window = window + g * filter_ch;
         for (n = 0; n < blocked; n += 4, oc += 4) {
-            const int8_t *w = filter + oc * filter_size + 4 * v->tap_offset;
+            const int8_t *w = filter + oc * filter_size + 4 * win.tap_offset;
             int32_t acc[8];
             for (j = 0; j < 4; j++) {
                 acc[j] = acc[4 + j] = start[oc + j];
             }
             if (folded) {
-                tinyaot_conv2d_pair4(group_window, pixel_step, w, v->rows, &v->k, acc);
+                tinyaot_conv2d_pair4(group_window, pixel_step, w, win.rows, &win.k, acc);
             } else if (pixels == 2) {
-                tinyaot_conv2d_pair4_offset(group_window, pixel_step, w, v->rows, &v->k, acc);
+                tinyaot_conv2d_pair4_offset(group_window, pixel_step, w, win.rows, &win.k, acc);
             } else {
-                tinyaot_conv2d_window4(group_window, w, v->rows, &v->k, 4 * filter_row, acc);
+                tinyaot_conv2d_window4(group_window, w, win.rows, &win.k, 4 * filter_row, acc);
             }
             for (px = 0; px < pixels; px++) {
                 for (j = 0; j < 4; j++) {
-                    out[px][oc + j] = tinyaot_channel_requantize_s8(r, oc + j, acc[4 * px + j]);
+                    out[px][oc + j] = tinyaot_channel_requantize_s8(&rq, oc + j, acc[4 * px + j]);
                 }
             }
         }
         for (; n < filters_per_group; n++, oc++) {
-            const int8_t *w = filter + oc * filter_size + v->tap_offset;
+            const int8_t *w = filter + oc * filter_size + win.tap_offset;
             for (px = 0; px < pixels; px++) {
                 const int32_t acc = plain_bias[oc] + tinyaot_conv2d_window1(group_window + px * pixel_step, w,
-                                                                            v->rows, &v->k, filter_row);
-                out[px][oc] = tinyaot_channel_requantize_s8(r, oc, acc);
+                                                                            win.rows, &win.k, filter_row);
+                out[px][oc] = tinyaot_channel_requantize_s8(&rq, oc, acc);
             }
         }
     }
-    for (oc = 0; pixels == 2 && oc < p->output_ch; oc++) {
-        output[p->output_ch + oc] = second[oc];
+    for (oc = 0; pixels == 2 && oc < output_ch; oc++) {
+        output[output_ch + oc] = second[oc];
     }
 }
 
@@ -259,7 +244,7 @@ static void tinyaot_conv2d_pixels(const struct tinyaot_conv2d_params *p, const s
  * offset folded in (bias + input_offset * sum(w)), then output_ch plain ones
  * (0 without a bias). Output pixels in raster order, two at a time where both
  * windows have every column inside the input (on cores with registers for it,
- * up to TINYAOT_CONV2D_PAIR_MAX_CH filters), each block of filters written after
+ * up to TINYAOT_PAIR_MAX_CH filters), each block of filters written after
  * it has read its pixel's window.
  */
 static void tinyaot_conv2d_s8(const struct tinyaot_conv2d_params *p,
@@ -276,7 +261,7 @@ static void tinyaot_conv2d_s8(const struct tinyaot_conv2d_params *p,
     /* Adjacent taps are adjacent pixels' every channel: a window row is one run. */
     const int contiguous = tap_step_x == filter_ch;
     const int32_t output_ch = p->output_ch;
-    const int pairs = TINYAOT_CONV2D_PIXEL_PAIRS && output_ch <= TINYAOT_CONV2D_PAIR_MAX_CH;
+    const int pairs = TINYAOT_PIXEL_PAIRS && output_ch <= TINYAOT_PAIR_MAX_CH;
     struct tinyaot_conv2d_window v;
     const struct tinyaot_channel_requant r = tinyaot_channel_requant_of(multiplier, shift, p->per_channel,
                                                                         p->output_offset, p->act_min, p->act_max);

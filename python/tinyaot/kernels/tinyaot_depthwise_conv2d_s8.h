@@ -81,11 +81,73 @@ static int32_t tinyaot_depthwise_window1(const int8_t *in, const int8_t *w, int3
 }
 
 /*
+ * One channel's 3x3 sums for two horizontally adjacent output pixels, the second
+ * `stride` (1 or 2) input columns right of the first, added to *a and *b: in at
+ * the first window's top-left input, col apart from column to column, rows in_y;
+ * w at the channel's top-left weight, w_x apart. The windows overlap, so each
+ * input value loaded serves both where they do, and each weight both.
+ */
+static TINYAOT_ALWAYS_INLINE void tinyaot_depthwise_pair3x3(const int8_t *in, const int8_t *w, int32_t col,
+                                                            int32_t in_y, int32_t w_x, int32_t stride, int32_t *a,
+                                                            int32_t *b)
+{
+    int32_t s = *a, t = *b, fy;
+    for (fy = 3; fy > 0; fy--) {
+        const int32_t x0 = in[0], x1 = in[col], x2 = in[2 * col], x3 = in[3 * col];
+        const int32_t w0 = w[0], w1 = w[w_x], w2 = w[2 * w_x];
+        s += w0 * x0 + w1 * x1 + w2 * x2;
+        if (stride == 1) {
+            t += w0 * x1 + w1 * x2 + w2 * x3;
+        } else {
+            t += w0 * x2 + w1 * x3 + w2 * in[4 * col];
+        }
+        in += in_y;
+        w += 3 * w_x;
+    }
+    *a = s;
+    *b = t;
+}
+
+/*
+ * Depth multiplier 1, a 3x3 window, stride 1 or 2, no dilation: every channel of
+ * two horizontally adjacent output pixels whose windows lie inside the input,
+ * window at the first's top-left input. Channel by channel, the first pixel's
+ * output written at once, the second's after the last channel.
+ */
+static TINYAOT_NOINLINE void tinyaot_depthwise_pixel_pair3x3(const struct tinyaot_depthwise_conv2d_params *p,
+                                                             const struct tinyaot_channel_requant *r,
+                                                             const int8_t *window, const int8_t *filter,
+                                                             const int32_t *bias, int8_t *output)
+{
+    /* Copies: the int8_t output stores may alias anything, *p and *r too. */
+    const struct tinyaot_channel_requant rq = *r;
+    const int32_t channels = p->input_ch;
+    const int32_t in_y = p->input_w * channels;
+    const int32_t stride = p->stride_w;
+    int8_t second[TINYAOT_PAIR_MAX_CH];
+    int32_t c;
+    for (c = 0; c < channels; c++) {
+        int32_t a = bias[c], b = bias[c];
+        if (stride == 1) {
+            tinyaot_depthwise_pair3x3(window + c, filter + c, channels, in_y, channels, 1, &a, &b);
+        } else {
+            tinyaot_depthwise_pair3x3(window + c, filter + c, channels, in_y, channels, 2, &a, &b);
+        }
+        output[c] = tinyaot_channel_requantize_s8(&rq, c, a);
+        second[c] = tinyaot_channel_requantize_s8(&rq, c, b);
+    }
+    for (c = 0; c < channels; c++) {
+        output[channels + c] = second[c];
+    }
+}
+
+/*
  * filter: [filter_h][filter_w][output_ch]. bias: bias + input_offset * sum(w) per
  * output channel, folded by the lowering (never NULL), so the taps add plain
  * w * x; at the border the part of the fold for skipped taps is taken back.
- * Output pixel by pixel, channels in increasing order: each output byte is
- * written after every input its pixel's window reads.
+ * Output pixel by pixel, channels in increasing order, or two pixels at a time
+ * (tinyaot_depthwise_pixel_pair3x3): each output byte is written after every
+ * input its pixel's window reads.
  */
 static void tinyaot_depthwise_conv2d_s8(const struct tinyaot_depthwise_conv2d_params *p,
                                         const int32_t *multiplier, const int32_t *shift,
@@ -109,6 +171,12 @@ static void tinyaot_depthwise_conv2d_s8(const struct tinyaot_depthwise_conv2d_pa
     const int32_t output_offset = p->output_offset;
     const int32_t act_min = p->act_min, act_max = p->act_max;
     const int32_t per_channel = p->per_channel;
+    const struct tinyaot_channel_requant r = tinyaot_channel_requant_of(multiplier, shift, per_channel,
+                                                                        output_offset, act_min, act_max);
+    /* Pairs of 3x3 windows, stride 1 or 2: where both lie inside the input. */
+    const int pairs = TINYAOT_PIXEL_PAIRS && mult == 1 && output_ch <= TINYAOT_PAIR_MAX_CH && p->filter_h == 3 &&
+                      p->filter_w == 3 && p->dilation_h == 1 && p->dilation_w == 1 &&
+                      (p->stride_w == 1 || p->stride_w == 2);
     int32_t b, oy, ox, ic, m, oc, k;
 
     for (b = 0; b < p->batches; b++) {
@@ -128,6 +196,12 @@ static void tinyaot_depthwise_conv2d_s8(const struct tinyaot_depthwise_conv2d_pa
                 const int8_t *window = in_image + (in_y * p->input_w + in_x) * p->input_ch;
                 const int8_t *w_window = filter + fy_first * filter_row + fx_first * output_ch;
                 int32_t acc[4];
+                if (pairs && !border && ox + 1 < p->output_w && in_x + p->stride_w + 2 < p->input_w) {
+                    tinyaot_depthwise_pixel_pair3x3(p, &r, window, filter, bias, output);
+                    output += 2 * output_ch;
+                    ox++;
+                    continue;
+                }
                 /* ic and m: the input channel oc reads, and which of its mult outputs oc is. */
                 ic = 0;
                 m = 0;

@@ -163,6 +163,27 @@ def conv_pixel_pairs():
     return mb.build()
 
 
+@test_model("depthwise_pixel_pairs")
+def depthwise_pixel_pairs():
+    """The corners of tinyaot_depthwise_conv2d_s8's pixel pairs (3x3, multiplier 1): stride 1
+    and 2 (also 2x1), odd widths (the last pixel alone), 5 channels; 66 channels, above the
+    pairs' buffer, one pixel at a time; a batch of two."""
+    rng = np.random.default_rng(40)
+    mb = ModelBuilder()
+    q = (0.05, 9)
+    x = mb.input("x", "int8", [2, 6, 9, 5], scale=q[0], zero_point=q[1])
+    h, q = depthwise(mb, rng, x, q, [2, 6, 9, 5], (3, 3), out_zp=-7, spread=60)
+    a, _ = depthwise(mb, rng, h, q, [2, 3, 5, 5], (3, 3), stride=(2, 2), act=RELU, out_zp=-128, spread=80)
+    mb.output(a)
+    b, _ = depthwise(mb, rng, h, q, [2, 2, 7, 5], (3, 3), padding=VALID, stride=(2, 1), per_channel=False,
+                     out_zp=4)
+    mb.output(b)
+    w, q = conv(mb, rng, h, q, [2, 3, 5, 66], (1, 1), stride=(2, 2), out_zp=2)
+    y, _ = depthwise(mb, rng, w, q, [2, 3, 5, 66], (3, 3), act=RELU6, out_zp=-128, out_scale=0.03, spread=100)
+    mb.output(y)
+    return mb.build()
+
+
 @test_model("depthwise_multipliers")
 def depthwise_multipliers():
     """Depth multiplier 2 with SAME padding and RELU, then multiplier 1 with VALID padding,
