@@ -1,6 +1,7 @@
 """tinyaot_requantize (one pass on magnitudes, 32-bit multiplies on cores without a
-long multiply) is bit-exact with TFLite's two-step reference, on both code paths,
-under ASan/UBSan: every shift x edge values crossed, rounding ties, 2 million random cases."""
+long multiply: three where they settle the result, else four) is bit-exact with TFLite's
+two-step reference, on both code paths, under ASan/UBSan: every shift x edge values
+crossed, rounding ties, 2 million random cases."""
 
 import shutil
 import subprocess
