@@ -203,6 +203,57 @@ static inline int8_t tinyaot_requantize_s8(int32_t acc, int32_t multiplier, int3
 }
 
 /*
+ * One multiplier and shift for a whole tensor: with a long multiply, TFLite's two
+ * roundings and the output zero point z fold into one multiply-accumulate. For a
+ * right shift r >= 1 and a multiplier m >= 0 (every one the generator computes),
+ * with P = x * m: floor(floor(A / 2^31) / 2^r) = floor(A / 2^(31 + r)), so
+ * floor((floor((P + 2^30) / 2^31) + 2^(r-1) - [h < 0]) / 2^r) + z is
+ * floor((P + 2^30 + 2^(30+r) - [x < 0] 2^31 + z 2^(31+r)) / 2^(31+r)): [x < 0]
+ * differs from [h < 0] only where h = 0, which rounds to 0 either way. The high
+ * word of that sum, shifted right by r - 1, is the result before the clamp.
+ * r <= 23 keeps the sum inside int64_t (|P| < 2^62, |z| <= 128).
+ */
+struct tinyaot_tensor_requant {
+    int64_t nudge;              /* 2^30 + 2^(30+r) + z 2^(31+r) */
+    int32_t multiplier, high_shift, act_min, act_max;
+};
+
+/* Fills *q and returns 1 where the fold applies (see above); 0 otherwise, and
+   always on cores without a long multiply. */
+static inline int32_t tinyaot_tensor_requant_of(struct tinyaot_tensor_requant *q, int32_t multiplier, int32_t shift,
+                                                int32_t output_offset, int32_t act_min, int32_t act_max)
+{
+#if TINYAOT_LONG_MULTIPLY
+    if (multiplier >= 0 && shift <= -1 && shift >= -23 && output_offset >= -128 && output_offset <= 128) {
+        const int32_t r = -shift;
+        q->nudge = ((int64_t)1 << 30) + ((int64_t)1 << (30 + r)) + (int64_t)output_offset * ((int64_t)1 << (31 + r));
+        q->multiplier = multiplier;
+        q->high_shift = r - 1;
+        q->act_min = act_min;
+        q->act_max = act_max;
+        return 1;
+    }
+#else
+    (void)q, (void)multiplier, (void)shift, (void)output_offset, (void)act_min, (void)act_max;
+#endif
+    return 0;
+}
+
+/* tinyaot_requantize(acc, ...) + output offset through the tensor's fold
+   (tinyaot_tensor_requant_of returned 1). */
+static TINYAOT_ALWAYS_INLINE int32_t tinyaot_tensor_requantize(const struct tinyaot_tensor_requant *q, int32_t acc)
+{
+    const int64_t sum = q->nudge + (int64_t)acc * q->multiplier - ((int64_t)((uint32_t)acc >> 31) << 31);
+    return (int32_t)(sum >> 32) >> q->high_shift;
+}
+
+/* tinyaot_requantize_s8 through the tensor's fold. */
+static TINYAOT_ALWAYS_INLINE int8_t tinyaot_tensor_requantize_s8(const struct tinyaot_tensor_requant *q, int32_t acc)
+{
+    return (int8_t)tinyaot_clamp_i32(tinyaot_tensor_requantize(q, acc), q->act_min, q->act_max);
+}
+
+/*
  * A kernel's requantization of its output channels, taken from its parameters
  * into a local: output is int8_t, which may alias anything, so the compiler
  * would reload every field of the parameters after each output store.

@@ -17,10 +17,33 @@
  * sum((w + fo) * (x + io)) + bias = sum(w * x) + fo * sum(x) + folded bias,
  * and the inner loop is a plain multiply-accumulate.
  */
-static void tinyaot_fully_connected_s8(const struct tinyaot_fully_connected_params *p,
-                                       const int32_t *multiplier, const int32_t *shift,
-                                       const int8_t *input, const int8_t *weights,
-                                       const int32_t *bias, int8_t *output)
+/*
+ * tinyaot_requantize_s8 for the tables, out of line where the per-tensor fold serves
+ * the usual case (long multiply): its three inline copies cost hello_world's
+ * firmware on qemu_cortex_m3 248 bytes of flash. Without a long multiply the call is
+ * inside already (tinyaot_requantize_output).
+ */
+#if TINYAOT_LONG_MULTIPLY
+static TINYAOT_NOINLINE int8_t
+#else
+static TINYAOT_ALWAYS_INLINE int8_t
+#endif
+tinyaot_fully_connected_requantize_s8(int32_t acc, int32_t multiplier, int32_t shift, int32_t output_offset,
+                                      int32_t act_min, int32_t act_max)
+{
+    return tinyaot_requantize_s8(acc, multiplier, shift, output_offset, act_min, act_max);
+}
+
+/*
+ * One batch's outputs. tensor: the per-tensor fold (tinyaot_tensor_requant_of), or
+ * NULL for the multiplier and shift tables. Tested per output, not a loop for each:
+ * a second copy of the loop costs hello_world's firmware hundreds of bytes of flash.
+ */
+static TINYAOT_ALWAYS_INLINE void tinyaot_fully_connected_s8_row(const struct tinyaot_fully_connected_params *p,
+                                                                 const struct tinyaot_tensor_requant *tensor,
+                                                                 const int32_t *multiplier, const int32_t *shift,
+                                                                 const int8_t *in, const int8_t *weights,
+                                                                 const int32_t *bias, int8_t *out)
 {
     const int32_t depth = p->accum_depth;
     /* Locals, not p->...: output is int8_t, which may alias anything, so the
@@ -28,32 +51,50 @@ static void tinyaot_fully_connected_s8(const struct tinyaot_fully_connected_para
     const int32_t output_depth = p->output_depth;
     const int32_t output_offset = p->output_offset, act_min = p->act_min, act_max = p->act_max;
     const int32_t table_step = p->per_channel ? 1 : 0;  /* per-tensor: one multiplier and shift for all */
-    int32_t b, oc;
+    const int32_t input_sum = tinyaot_fully_connected_input_sum(p, in, depth);
+    const int8_t *w = weights;
+    const int32_t *m = multiplier, *s = shift;
+    int32_t oc;
+    for (oc = 0; oc + 1 < output_depth; oc += 2) {
+        int32_t acc0 = input_sum, acc1 = input_sum;
+        if (bias != NULL) {
+            acc0 += bias[oc];
+            acc1 += bias[oc + 1];
+        }
+        tinyaot_fully_connected_dot2(in, w, w + depth, depth, &acc0, &acc1);
+        if (tensor != NULL) {
+            out[oc] = tinyaot_tensor_requantize_s8(tensor, acc0);
+            out[oc + 1] = tinyaot_tensor_requantize_s8(tensor, acc1);
+        } else {
+            out[oc] = tinyaot_fully_connected_requantize_s8(acc0, *m, *s, output_offset, act_min, act_max);
+            m += table_step;
+            s += table_step;
+            out[oc + 1] = tinyaot_fully_connected_requantize_s8(acc1, *m, *s, output_offset, act_min, act_max);
+            m += table_step;
+            s += table_step;
+        }
+        w += 2 * depth;
+    }
+    if (oc < output_depth) {
+        const int32_t acc = (bias != NULL ? bias[oc] : 0) + input_sum + tinyaot_fully_connected_dot(in, w, depth);
+        out[oc] = tensor != NULL ? tinyaot_tensor_requantize_s8(tensor, acc)
+                                 : tinyaot_fully_connected_requantize_s8(acc, *m, *s, output_offset, act_min, act_max);
+    }
+}
+
+static void tinyaot_fully_connected_s8(const struct tinyaot_fully_connected_params *p,
+                                       const int32_t *multiplier, const int32_t *shift,
+                                       const int8_t *input, const int8_t *weights,
+                                       const int32_t *bias, int8_t *output)
+{
+    struct tinyaot_tensor_requant tensor;
+    const int32_t folded = !p->per_channel && tinyaot_tensor_requant_of(&tensor, multiplier[0], shift[0],
+                                                                        p->output_offset, p->act_min, p->act_max);
+    int32_t b;
     for (b = 0; b < p->batches; b++) {
-        const int8_t *in = input + b * depth;
-        int8_t *out = output + b * output_depth;
-        const int32_t input_sum = tinyaot_fully_connected_input_sum(p, in, depth);
-        const int8_t *w = weights;
-        const int32_t *m = multiplier, *s = shift;
-        for (oc = 0; oc + 1 < output_depth; oc += 2) {
-            int32_t acc0 = input_sum, acc1 = input_sum;
-            if (bias != NULL) {
-                acc0 += bias[oc];
-                acc1 += bias[oc + 1];
-            }
-            tinyaot_fully_connected_dot2(in, w, w + depth, depth, &acc0, &acc1);
-            out[oc] = tinyaot_requantize_s8(acc0, *m, *s, output_offset, act_min, act_max);
-            m += table_step;
-            s += table_step;
-            out[oc + 1] = tinyaot_requantize_s8(acc1, *m, *s, output_offset, act_min, act_max);
-            m += table_step;
-            s += table_step;
-            w += 2 * depth;
-        }
-        if (oc < output_depth) {
-            const int32_t acc = (bias != NULL ? bias[oc] : 0) + input_sum + tinyaot_fully_connected_dot(in, w, depth);
-            out[oc] = tinyaot_requantize_s8(acc, *m, *s, output_offset, act_min, act_max);
-        }
+        const int8_t *in = input + b * p->accum_depth;
+        int8_t *out = output + b * p->output_depth;
+        tinyaot_fully_connected_s8_row(p, folded ? &tensor : NULL, multiplier, shift, in, weights, bias, out);
     }
 }
 

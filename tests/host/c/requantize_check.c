@@ -1,7 +1,8 @@
 /*
  * tinyaot_requantize against TFLite's two-step reference (SaturatingRoundingDoublingHighMul,
  * then RoundingDivideByPOT, as tinyaot_common.h keeps them): every shift, edge values of x and
- * the multiplier crossed, then `argv[1]` random cases. Prints the cases compared; exits 1 on
+ * the multiplier crossed, then `argv[1]` random cases; where the per-tensor fold applies (long
+ * multiply), it too, at several output zero points. Prints the cases compared; exits 1 on
  * the first difference, naming it.
  */
 #include <stdio.h>
@@ -27,7 +28,29 @@ static int32_t reference(int32_t x, int32_t multiplier, int32_t shift)
         tinyaot_sat_rounding_doubling_high_mul((int32_t)((uint32_t)x << left_shift), multiplier), right_shift);
 }
 
-static unsigned long compared;
+static unsigned long compared, folded;
+
+/* The per-tensor fold (tinyaot_tensor_requant_of) where it applies, at output zero
+   points across the int8 range; act range wide open, so the clamp hides nothing. */
+static void check_fold(int32_t x, int32_t multiplier, int32_t shift, int32_t want)
+{
+    static const int32_t zero_points[] = {0, -128, 127, 128, 5, -37};
+    struct tinyaot_tensor_requant q;
+    int z;
+    for (z = 0; z < (int)(sizeof(zero_points) / sizeof(zero_points[0])); z++) {
+        int32_t got;
+        if (!tinyaot_tensor_requant_of(&q, multiplier, shift, zero_points[z], INT32_MIN, INT32_MAX)) {
+            return;
+        }
+        got = tinyaot_tensor_requantize(&q, x);
+        folded++;
+        if (got != want + zero_points[z]) {
+            printf("DIFFERS: x=%ld multiplier=%ld shift=%ld zero point %ld: reference %ld, folded %ld\n", (long)x,
+                   (long)multiplier, (long)shift, (long)zero_points[z], (long)(want + zero_points[z]), (long)got);
+            exit(1);
+        }
+    }
+}
 
 static void check(int32_t x, int32_t multiplier, int32_t shift)
 {
@@ -39,6 +62,7 @@ static void check(int32_t x, int32_t multiplier, int32_t shift)
                (long)multiplier, (long)shift, (long)want, (long)got);
         exit(1);
     }
+    check_fold(x, multiplier, shift, want);
 }
 
 int main(int argc, char **argv)
@@ -87,6 +111,6 @@ int main(int argc, char **argv)
         }
         check(x, m, shift);
     }
-    printf("%lu cases, all equal\n", compared);
+    printf("%lu cases, all equal; %lu through the per-tensor fold\n", compared, folded);
     return 0;
 }
