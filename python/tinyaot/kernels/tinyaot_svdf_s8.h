@@ -111,6 +111,10 @@ static void tinyaot_svdf_s8(const struct tinyaot_svdf_params *p, const int8_t *i
     const int32_t num_filters = p->num_units * p->rank;
     const int32_t blocked_end = num_filters - num_filters % 4;
     const int32_t input_size = p->input_size;
+    /* The outputs' rescale folded where the core and the scales allow (tinyaot_tensor_requant_of). */
+    struct tinyaot_tensor_requant out_q;
+    const int32_t folded = tinyaot_tensor_requant_of(&out_q, p->multiplier_2, p->shift_2, p->output_offset, INT8_MIN,
+                                                     INT8_MAX);
     int32_t b, f, r, u;
     for (b = 0; b < p->batches; b++) {
         const int8_t *in = input + b * input_size;
@@ -133,8 +137,12 @@ static void tinyaot_svdf_s8(const struct tinyaot_svdf_params *p, const int8_t *i
             acc = tinyaot_svdf_add_wrap(acc, tinyaot_svdf_filter(p, dot[f & 3], time_weights + f * p->memory_size,
                                                                  rows + f * p->memory_size));
             if (++r == p->rank) {
-                acc = tinyaot_requantize(acc, p->multiplier_2, p->shift_2) + p->output_offset;
-                output[b * p->num_units + u] = (int8_t)tinyaot_clamp_i32(acc, INT8_MIN, INT8_MAX);
+                if (folded) {
+                    output[b * p->num_units + u] = tinyaot_tensor_requantize_s8(&out_q, acc);
+                } else {
+                    acc = tinyaot_requantize(acc, p->multiplier_2, p->shift_2) + p->output_offset;
+                    output[b * p->num_units + u] = (int8_t)tinyaot_clamp_i32(acc, INT8_MIN, INT8_MAX);
+                }
                 r = 0;
                 u++;
             }
