@@ -17,6 +17,13 @@
  * sum((w + fo) * (x + io)) + bias = sum(w * x) + fo * sum(x) + folded bias,
  * and the inner loop is a plain multiply-accumulate.
  */
+/* The two outputs' dot products: see tinyaot_fully_connected_dot2_from_end. */
+#if defined(__ARM_ARCH_6M__) || defined(__ARM_ARCH_8M_BASE__)
+#define TINYAOT_FULLY_CONNECTED_DOT2 tinyaot_fully_connected_dot2_from_end
+#else
+#define TINYAOT_FULLY_CONNECTED_DOT2 tinyaot_fully_connected_dot2
+#endif
+
 /*
  * tinyaot_requantize_s8 for the tables, out of line where the per-tensor fold serves
  * the usual case (long multiply): its three inline copies cost hello_world's
@@ -61,7 +68,7 @@ static TINYAOT_ALWAYS_INLINE void tinyaot_fully_connected_s8_row(const struct ti
             acc0 += bias[oc];
             acc1 += bias[oc + 1];
         }
-        tinyaot_fully_connected_dot2(in, w, w + depth, depth, &acc0, &acc1);
+        TINYAOT_FULLY_CONNECTED_DOT2(in, w, w + depth, depth, &acc0, &acc1);
         if (tensor != NULL) {
             out[oc] = tinyaot_tensor_requantize_s8(tensor, acc0);
             out[oc + 1] = tinyaot_tensor_requantize_s8(tensor, acc1);
