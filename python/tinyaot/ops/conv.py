@@ -169,9 +169,6 @@ def _conv_call(ctx, kernel, ctype, inp, weights, bias, out, own_fields, fold_axi
         filter_arg = ParamArray("int8_t", _blocks_of_4(weights.data, own_fields["groups"]), True)
     elif kernel == "tinyaot_depthwise_mult_s8":
         filter_arg = ParamArray("uint8_t", depthwise_mult_filter(weights.data, own_fields["depth_multiplier"]), True)
-        plain = np.zeros(out.shape[3], np.int32) if bias is None else np.asarray(bias.data, np.int32)
-        folded = fold_input_offset(plain, weights.data, quant["input_offset"], channel_axis=3)
-        bias_arg = ParamArray("int32_t", np.concatenate([folded, plain]))
     else:
         filter_arg = TensorRef(weights.index)
     return [KernelCall(kernel, [
@@ -262,7 +259,7 @@ def lower_depthwise(ctx):
     _check_bias(ctx, bias, out_ch)
     if multiplier > 1 and weights.shape[1] * weights.shape[2] * 255 * 255 < 2**31:
         return _conv_call(ctx, "tinyaot_depthwise_mult_s8", "struct tinyaot_depthwise_conv2d_params",
-                          inp, weights, bias, out, {"depth_multiplier": multiplier})
+                          inp, weights, bias, out, {"depth_multiplier": multiplier}, fold_axis=3, plain_too=True)
     return _conv_call(ctx, "tinyaot_depthwise_conv2d_s8", "struct tinyaot_depthwise_conv2d_params",
                       inp, weights, bias, out, {"depth_multiplier": multiplier}, fold_axis=3)
 
