@@ -20,8 +20,8 @@ def sweep_place(buffers, alignment, width=32):
     beam = [((), 0, 0)]  # (offsets in `order`, lowest byte, highest byte)
     for k, b in enumerate(order):
         plans = {}
+        live = [m for m in range(k) if order[m].live_with(b)]
         for offsets, low, high in beam:
-            live = [m for m in range(k) if order[m].live_with(b)]
             intervals = [interval for m in live
                          for interval in forbidden_offsets(b, sizes[k], order[m], sizes[m], offsets[m])]
             candidates = {0} if not live else set()
