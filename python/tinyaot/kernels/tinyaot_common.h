@@ -11,12 +11,14 @@
 
 #include <stdint.h>
 
-/* TINYAOT_ALWAYS_INLINE: for small helpers whose constant arguments must reach their loops. */
-/* For inner loops that need every register: inlined into a larger loop nest,
-   the compiler spills their sums to the stack. */
+/*
+ * TINYAOT_ALWAYS_INLINE: for small helpers whose constant arguments must reach their loops.
+ * TINYAOT_NOINLINE: for inner loops that need every register (inlined into a larger loop
+ * nest, the compiler spills their sums to the stack); unused: no warning where a model's
+ * kernels never call the function.
+ */
 #if defined(__GNUC__) || defined(__clang__)
 #define TINYAOT_ALWAYS_INLINE inline __attribute__((always_inline))
-/* unused: no warning where a model's kernels never call the function. */
 #define TINYAOT_NOINLINE __attribute__((noinline, unused))
 #else
 #define TINYAOT_ALWAYS_INLINE inline

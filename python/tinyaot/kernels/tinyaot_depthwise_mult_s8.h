@@ -81,7 +81,7 @@ static TINYAOT_ALWAYS_INLINE void tinyaot_depthwise_mult_window(const int8_t *in
  * the input offset folded into the bias, which leaves the loop two registers.
  */
 #if defined(__ARM_ARCH_6M__) || defined(__ARM_ARCH_8M_BASE__)
-#define TINYAOT_DEPTHWISE_MULT_WINDOW8 static __attribute__((noinline))
+#define TINYAOT_DEPTHWISE_MULT_WINDOW8 static TINYAOT_NOINLINE
 #else
 #define TINYAOT_DEPTHWISE_MULT_WINDOW8 static TINYAOT_ALWAYS_INLINE
 #endif
