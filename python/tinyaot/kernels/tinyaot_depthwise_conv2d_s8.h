@@ -10,7 +10,6 @@
 #define TINYAOT_DEPTHWISE_CONV2D_S8_H
 
 #include "tinyaot_depthwise_conv2d_params.h"
-#include "tinyaot_window_sums.h"
 
 /*
  * Four adjacent output channels' sums of w * x over a window of rows x cols
@@ -62,6 +61,59 @@ void tinyaot_depthwise_window4_shared(const int8_t *in, const int8_t *w, int32_t
                                       int32_t in_y, int32_t w_x, int32_t w_y, int32_t acc[4])
 {
     tinyaot_depthwise_window4(in, w, 0, rows, cols, in_x, in_y, w_x, w_y, acc);
+}
+
+/* Adds to s the sums of n (4, or 1) adjacent channels' weights over rows x cols taps from w. */
+static TINYAOT_ALWAYS_INLINE void tinyaot_depthwise_weight_sums(const int8_t *w, int32_t rows, int32_t cols,
+                                                                int32_t w_x, int32_t w_y, int32_t n,
+                                                                int32_t s[4])
+{
+    /* Locals, not s[]: the array stays on the stack, one load and store per add. */
+    int32_t s0 = s[0], s1 = s[1], s2 = s[2], s3 = s[3];
+    int32_t fy, fx;
+    for (fy = rows; fy > 0; fy--) {
+        const int8_t *w_tap = w;
+        for (fx = cols; fx > 0; fx--) {
+            s0 += w_tap[0];
+            if (n == 4) {
+                s1 += w_tap[1];
+                s2 += w_tap[2];
+                s3 += w_tap[3];
+            }
+            w_tap += w_x;
+        }
+        w += w_y;
+    }
+    s[0] = s0;
+    s[1] = s1;
+    s[2] = s2;
+    s[3] = s3;
+}
+
+/*
+ * At the border: takes back from acc the part of the folded bias for the taps
+ * TFLM skips, input_offset times the weights outside [fy_first, fy_end) x
+ * [fx_first, fx_end) (the rows above and below, then left and right of the
+ * window in its rows), for n adjacent channels from w.
+ */
+static TINYAOT_ALWAYS_INLINE void tinyaot_depthwise_outside(const struct tinyaot_depthwise_conv2d_params *p,
+                                                            const int8_t *w, int32_t output_ch, int32_t n,
+                                                            int32_t fy_first, int32_t fy_end, int32_t fx_first,
+                                                            int32_t fx_end, int32_t input_offset, int32_t acc[4])
+{
+    const int32_t filter_row = p->filter_w * output_ch;
+    const int8_t *w_rows = w + fy_first * filter_row;
+    int32_t s[4] = {0, 0, 0, 0};
+    int32_t k;
+    tinyaot_depthwise_weight_sums(w, fy_first, p->filter_w, output_ch, filter_row, n, s);
+    tinyaot_depthwise_weight_sums(w + fy_end * filter_row, p->filter_h - fy_end, p->filter_w, output_ch,
+                                  filter_row, n, s);
+    tinyaot_depthwise_weight_sums(w_rows, fy_end - fy_first, fx_first, output_ch, filter_row, n, s);
+    tinyaot_depthwise_weight_sums(w_rows + fx_end * output_ch, fy_end - fy_first, p->filter_w - fx_end,
+                                  output_ch, filter_row, n, s);
+    for (k = 0; k < n; k++) {
+        acc[k] -= input_offset * s[k];
+    }
 }
 
 /* One output channel's sum of w * x over a window of rows x cols taps. */
@@ -221,8 +273,8 @@ static void tinyaot_depthwise_conv2d_s8(const struct tinyaot_depthwise_conv2d_pa
                                                          tap_step_y, output_ch, filter_row, acc);
                     }
                     if (border) {
-                        tinyaot_take_back_outside(filter + oc, p->filter_h, p->filter_w, 1, output_ch, 4, fy_first,
-                                                  fy_end, fx_first, fx_end, input_offset, acc);
+                        tinyaot_depthwise_outside(p, filter + oc, output_ch, 4, fy_first, fy_end, fx_first, fx_end,
+                                                  input_offset, acc);
                     }
                     for (k = 0; k < 4; k++) {
                         const int32_t ch = per_channel ? oc + k : 0;
@@ -242,8 +294,8 @@ static void tinyaot_depthwise_conv2d_s8(const struct tinyaot_depthwise_conv2d_pa
                     acc1[0] = bias[oc] + tinyaot_depthwise_window1(window + ic, w_window + oc, rows, cols, tap_step_x,
                                                                    tap_step_y, output_ch, filter_row);
                     if (border) {
-                        tinyaot_take_back_outside(filter + oc, p->filter_h, p->filter_w, 1, output_ch, 1, fy_first,
-                                                  fy_end, fx_first, fx_end, input_offset, acc1);
+                        tinyaot_depthwise_outside(p, filter + oc, output_ch, 1, fy_first, fy_end, fx_first, fx_end,
+                                                  input_offset, acc1);
                     }
                     output[oc] = tinyaot_requantize_s8(acc1[0], multiplier[ch], shift[ch], output_offset, act_min,
                                                        act_max);
