@@ -53,7 +53,7 @@ static TINYAOT_ALWAYS_INLINE void tinyaot_depthwise_window4(const int8_t *in, co
  * here).
  */
 #if defined(__ARM_ARCH_6M__) || defined(__ARM_ARCH_8M_BASE__)
-static __attribute__((noinline))
+static TINYAOT_NOINLINE
 #else
 static TINYAOT_ALWAYS_INLINE
 #endif
