@@ -95,7 +95,7 @@ static inline int32_t tinyaot_rounding_divide_by_pot(int32_t x, int32_t exponent
  * passes INT32_MAX. Bit-exact with the two reference functions above
  * (tests/host/test_requantize.py).
  */
-static inline int32_t tinyaot_requantize(int32_t x, int32_t multiplier, int32_t shift)
+static TINYAOT_NOINLINE int32_t tinyaot_requantize_exact(int32_t x, int32_t multiplier, int32_t shift)
 {
     const int32_t left_shift = shift > 0 ? shift : 0;
     const int32_t right_shift = shift > 0 ? 0 : -shift;
@@ -112,6 +112,28 @@ static inline int32_t tinyaot_requantize(int32_t x, int32_t multiplier, int32_t 
     }
     t = (uint32_t)h + (1u << (right_shift - 1)) - (h < 0 ? 1u : 0u);
     return h < 0 ? (int32_t)t >> right_shift : (int32_t)(t >> right_shift);
+}
+
+/*
+ * The same, both roundings in one 64-bit multiply-accumulate where that is exact,
+ * for a right shift r >= 2 (every shift the generator computes but for scales of
+ * 1/4 and up): with P = x * multiplier, the result is
+ * floor((P + 2^30 + 2^(30+r) - [P < 0] 2^31) / 2^(31+r)) (derived at
+ * tinyaot_tensor_requant below, which also covers P's saturating corner), and
+ * 2^(30+r) is a whole number of 2^32, so that is floor((H / 2^(r-2) + 1) / 2)
+ * with H the high word of P + 2^30 or P - 2^30, by P's sign.
+ */
+static inline int32_t tinyaot_requantize(int32_t x, int32_t multiplier, int32_t shift)
+{
+    /* 2^30 or -2^30 by P's sign: 0x40000000 with the sign bit of x ^ multiplier
+       (a zero product rounds to 0 either way) */
+    const int32_t nudge = (int32_t)(((uint32_t)(x ^ multiplier) & 0x80000000u) | 0x40000000u);
+    int32_t h;
+    if (shift > -2) {
+        return tinyaot_requantize_exact(x, multiplier, shift);
+    }
+    h = (int32_t)(((int64_t)x * multiplier + nudge) >> 32);
+    return ((h >> (-shift - 2)) + 1) >> 1;
 }
 #else
 /* floor((u * m + 2^30 - neg) / 2^31) for u, m <= 2^31 and neg 0 or 1: at most 2^31. */
@@ -262,7 +284,7 @@ static TINYAOT_ALWAYS_INLINE int8_t tinyaot_tensor_requantize_s8(const struct ti
  */
 struct tinyaot_channel_requant {
     const int32_t *multiplier, *shift;
-    int32_t per_channel;        /* 1: multiplier/shift per output channel, 0: one for all */
+    int32_t channel_mask;       /* -1: multiplier/shift per output channel, 0: one for all (a mask, not a test) */
     int32_t output_offset, act_min, act_max;
 };
 
@@ -274,7 +296,7 @@ static inline struct tinyaot_channel_requant tinyaot_channel_requant_of(const in
     struct tinyaot_channel_requant r;
     r.multiplier = multiplier;
     r.shift = shift;
-    r.per_channel = per_channel;
+    r.channel_mask = per_channel ? -1 : 0;
     r.output_offset = output_offset;
     r.act_min = act_min;
     r.act_max = act_max;
@@ -284,7 +306,7 @@ static inline struct tinyaot_channel_requant tinyaot_channel_requant_of(const in
 /* Output channel oc's accumulator to its int8 output. */
 static inline int8_t tinyaot_channel_requantize_s8(const struct tinyaot_channel_requant *r, int32_t oc, int32_t acc)
 {
-    const int32_t ch = r->per_channel ? oc : 0;
+    const int32_t ch = oc & r->channel_mask;
     return tinyaot_requantize_s8(acc, r->multiplier[ch], r->shift[ch], r->output_offset, r->act_min, r->act_max);
 }
 
