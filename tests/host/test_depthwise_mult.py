@@ -77,16 +77,21 @@ print("SANITIZED-OK")
 """
 
 
-def test_matches_tflm_under_sanitizers(tmp_path):
+def check_all_sanitized(tmp_path, models):
+    """check_against_tflm under ASan/UBSan for each {case: model bytes}, in one child that preloads them."""
     paths = []
-    for mult in CASES:
-        (tmp_path / str(mult)).mkdir()
-        path = tmp_path / str(mult) / "m.tflite"
-        path.write_bytes(_model(mult))
+    for case, model in models.items():
+        (tmp_path / str(case)).mkdir()
+        path = tmp_path / str(case) / "m.tflite"
+        path.write_bytes(model)
         paths.append(str(path))
     script = SCRIPT.format(python=str(ROOT / "python"), tests=str(ROOT / "tests"), paths=paths)
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=sanitizer_env())
     assert "SANITIZED-OK" in result.stdout, f"{result.stdout}\n{result.stderr[-4000:]}"
+
+
+def test_matches_tflm_under_sanitizers(tmp_path):
+    check_all_sanitized(tmp_path, {mult: _model(mult) for mult in CASES})
 
 
 @pytest.mark.parametrize("taps, kernel", [(180 * 182, "tinyaot_depthwise_mult_s8"),

@@ -7,6 +7,8 @@ activation range) is computed here, the way TFLM computes it, and passed to the
 kernel as constants.
 """
 
+from dataclasses import replace
+
 import numpy as np
 
 from tinyaot.ops import float32, overlap, s16
@@ -232,6 +234,8 @@ def lower_conv(ctx):
     _check_bias(ctx, bias, out_ch)
     if weights.shape[1:3] == (1, 1) and groups == 1:
         return _conv_1x1_call(ctx, inp, weights, bias, out)
+    if in_ch == 1 and depthwise_mult_fits(weights):
+        return _conv_one_channel_call(ctx, inp, weights, bias, out)
     return _conv_call(ctx, "tinyaot_conv2d_s8", "struct tinyaot_conv2d_params", inp, weights, bias, out, {
         "filter_ch": filter_ch, "groups": groups, "filters_per_group": out_ch // groups, "output_ch": out_ch,
     }, fold_axis=0, plain_too=True)
@@ -257,11 +261,28 @@ def lower_depthwise(ctx):
         return s16.depthwise(ctx, inp, weights, bias, out, window_geometry(ctx, inp, out, *weights.shape[1:3]),
                              multiplier)
     _check_bias(ctx, bias, out_ch)
-    if multiplier > 1 and weights.shape[1] * weights.shape[2] * 255 * 255 < 2**31:
+    if multiplier > 1 and depthwise_mult_fits(weights):
         return _conv_call(ctx, "tinyaot_depthwise_mult_s8", "struct tinyaot_depthwise_conv2d_params",
                           inp, weights, bias, out, {"depth_multiplier": multiplier}, fold_axis=3, plain_too=True)
     return _conv_call(ctx, "tinyaot_depthwise_conv2d_s8", "struct tinyaot_depthwise_conv2d_params",
                       inp, weights, bias, out, {"depth_multiplier": multiplier}, fold_axis=3)
+
+
+def depthwise_mult_fits(weights):
+    """tinyaot_depthwise_mult_s8 sums x * (w + 128), up to 255 * 255 a tap, in int32."""
+    return weights.shape[1] * weights.shape[2] * 255 * 255 < 2**31
+
+
+def _conv_one_channel_call(ctx, inp, weights, bias, out):
+    """A CONV_2D on a one-channel input is a depthwise convolution whose multiplier is the
+    output channel count: its [output_ch][h][w][1] filter, transposed, is the depthwise
+    [1][h][w][output_ch] one (per-channel scales move from axis 0 to 3). On
+    tinyaot_depthwise_mult_s8, which loads each input value once for up to 8 outputs,
+    and declares that kernel's overlap (overlap.depthwise, by _conv_call)."""
+    data = np.transpose(weights.data, (3, 1, 2, 0))
+    as_depthwise = replace(weights, shape=data.shape, data=data, quant=replace(weights.quant, axis=3))
+    return _conv_call(ctx, "tinyaot_depthwise_mult_s8", "struct tinyaot_depthwise_conv2d_params", inp, as_depthwise,
+                      bias, out, {"depth_multiplier": out.shape[3]}, fold_axis=3, plain_too=True)
 
 
 def depthwise_mult_filter(weights, multiplier):
