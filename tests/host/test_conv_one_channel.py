@@ -7,14 +7,10 @@ RELU6, no bias, a batch of two, input zero points at both ends of the int8 range
 overlap its memory plan may use is the depthwise kernel's (proven for this case in
 test_overlap_kernels.py, family conv_one_channel)."""
 
-import numpy as np
-import pytest
-
-from test_depthwise_mult import _kernels, check_all_sanitized
+from test_depthwise_mult import _kernels, check_all_sanitized, one_layer_model
 from tinyaot.compiler import Options, compile_model
-from tinyaot.modelbuilder import ModelBuilder
 from tinyaot.ops import overlap
-from tinyaot.ops.conv import PADDING_SAME as SAME, PADDING_VALID as VALID, out_size
+from tinyaot.ops.conv import PADDING_VALID as VALID
 from tinyaot.testing.models_conv import RELU, RELU6, conv
 
 # output channels: input [b, h, w, 1], filter, options (padding, stride, dilation, act, per_channel, bias),
@@ -30,18 +26,7 @@ CASES = {
 
 
 def _model(out_ch):
-    shape, filt, opts, zp = CASES[out_ch]
-    opts = dict(opts)
-    padding, stride, dilation = opts.pop("padding", SAME), opts.get("stride", (1, 1)), opts.get("dilation", (1, 1))
-    out_hw = [out_size(padding, shape[1 + i], filt[i], stride[i], dilation[i]) for i in range(2)]
-    rng = np.random.default_rng(out_ch)
-    mb = ModelBuilder()
-    q = (0.05, zp)
-    x = mb.input("x", "int8", shape, scale=q[0], zero_point=zp)
-    y, _ = conv(mb, rng, x, q, [shape[0], *out_hw, out_ch], filt, padding=padding,
-                out_zp=int(rng.integers(-20, 20)), **opts)
-    mb.output(y)
-    return mb.build()
+    return one_layer_model(CASES[out_ch], conv, out_ch, out_ch)
 
 
 def test_one_channel_convolutions_take_the_depthwise_multiplier_kernel(tmp_path):
@@ -63,13 +48,3 @@ def test_declared_overlap_is_the_depthwise_kernels(tmp_path):
 def test_matches_tflm_under_sanitizers(tmp_path):
     check_all_sanitized(tmp_path, {out_ch: _model(out_ch) for out_ch in CASES})
 
-
-@pytest.mark.parametrize("taps, kernel", [(180 * 182, "tinyaot_depthwise_mult_s8"),
-                                          (182 * 182, "tinyaot_conv2d_s8")])
-def test_windows_whose_sums_could_leave_int32_keep_the_general_kernel(taps, kernel, tmp_path):
-    """As for depthwise: sum(x * (w + 128)) over the window stays below 2^31 up to 33025 taps."""
-    mb = ModelBuilder()
-    x = mb.input("x", "int8", [1, taps // 182, 182, 1], scale=0.05, zero_point=0)
-    y, _ = conv(mb, np.random.default_rng(0), x, (0.05, 0), [1, 1, 1, 2], (taps // 182, 182), padding=VALID)
-    mb.output(y)
-    assert _kernels(tmp_path, mb.build()) == [kernel]

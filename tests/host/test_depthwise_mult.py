@@ -8,6 +8,7 @@ crashes preparing a depthwise convolution without bias, so that case has no orac
 
 import subprocess
 import sys
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -17,7 +18,7 @@ from test_codegen import sanitizer_env
 from tinyaot.compiler import Options, compile_model
 from tinyaot.modelbuilder import ModelBuilder
 from tinyaot.ops.conv import PADDING_SAME as SAME, PADDING_VALID as VALID, out_size
-from tinyaot.testing.models_conv import RELU, RELU6, depthwise
+from tinyaot.testing.models_conv import RELU, RELU6, conv, depthwise
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -37,19 +38,24 @@ CASES = {
 }
 
 
-def _model(mult):
-    shape, filt, opts, zp = CASES[mult]
+def one_layer_model(case, layer, out_ch, seed, **layer_options):
+    """A model of one `layer` (models_conv's depthwise or conv) for a case as in CASES."""
+    shape, filt, opts, zp = case
     opts = dict(opts)
     padding, stride, dilation = opts.pop("padding", SAME), opts.get("stride", (1, 1)), opts.get("dilation", (1, 1))
     out_hw = [out_size(padding, shape[1 + i], filt[i], stride[i], dilation[i]) for i in range(2)]
-    rng = np.random.default_rng(mult)
+    rng = np.random.default_rng(seed)
     mb = ModelBuilder()
     q = (0.05, zp)
     x = mb.input("x", "int8", shape, scale=q[0], zero_point=zp)
-    y, _ = depthwise(mb, rng, x, q, [shape[0], *out_hw, shape[3] * mult], filt, multiplier=mult, padding=padding,
-                     out_zp=int(rng.integers(-20, 20)), **opts)
+    y, _ = layer(mb, rng, x, q, [shape[0], *out_hw, out_ch], filt, padding=padding,
+                 out_zp=int(rng.integers(-20, 20)), **opts, **layer_options)
     mb.output(y)
     return mb.build()
+
+
+def _model(mult):
+    return one_layer_model(CASES[mult], depthwise, CASES[mult][0][3] * mult, mult, multiplier=mult)
 
 
 def _kernels(tmp_path, model_bytes):
@@ -94,13 +100,14 @@ def test_matches_tflm_under_sanitizers(tmp_path):
     check_all_sanitized(tmp_path, {mult: _model(mult) for mult in CASES})
 
 
-@pytest.mark.parametrize("taps, kernel", [(180 * 182, "tinyaot_depthwise_mult_s8"),
-                                          (182 * 182, "tinyaot_depthwise_conv2d_s8")])
-def test_windows_whose_sums_could_leave_int32_keep_the_general_kernel(taps, kernel, tmp_path):
-    """sum(x * (w + 128)) over the window stays below 2^31 up to 33025 taps (255 * 255 each)."""
-    mb = ModelBuilder()
-    x = mb.input("x", "int8", [1, taps // 182, 182, 1], scale=0.05, zero_point=0)
-    y, _ = depthwise(mb, np.random.default_rng(0), x, (0.05, 0), [1, 1, 1, 2], (taps // 182, 182), multiplier=2,
-                     padding=VALID)
-    mb.output(y)
-    assert _kernels(tmp_path, mb.build()) == [kernel]
+@pytest.mark.parametrize("taps, fits", [(180 * 182, True), (182 * 182, False)])
+def test_windows_whose_sums_could_leave_int32_keep_the_general_kernels(taps, fits, tmp_path):
+    """sum(x * (w + 128)) over the window stays below 2^31 up to 33025 taps (255 * 255 each);
+    the same limit for CONV_2D on one input channel (see test_conv_one_channel.py)."""
+    for layer, general in ((partial(depthwise, multiplier=2), "tinyaot_depthwise_conv2d_s8"),
+                           (conv, "tinyaot_conv2d_s8")):
+        mb = ModelBuilder()
+        x = mb.input("x", "int8", [1, taps // 182, 182, 1], scale=0.05, zero_point=0)
+        y, _ = layer(mb, np.random.default_rng(0), x, (0.05, 0), [1, 1, 1, 2], (taps // 182, 182), padding=VALID)
+        mb.output(y)
+        assert _kernels(tmp_path, mb.build()) == ["tinyaot_depthwise_mult_s8" if fits else general], general
