@@ -12,16 +12,18 @@
 #include "tinyaot_depthwise_conv2d_params.h"
 
 /*
- * Four adjacent output channels' sums of w * x over a window of rows x cols
- * taps, added to acc. w points at their first weights; in at the input they
- * read: four adjacent channels (in_step 1, depth multiplier 1) or one channel
- * all four share (in_step 0). Always inlined, so each in_step gets its own
- * loop: one input load per tap serves all four when they share it.
+ * Four adjacent output channels' sums of w * (x + offset) over a window of rows
+ * x cols taps, added to acc. w points at their first weights; in at the input
+ * they read: four adjacent channels (in_step 1, depth multiplier 1) or one
+ * channel all four share (in_step 0). offset: 0 where the bias has the input
+ * offset folded in, else the input offset. Always inlined, so each in_step and
+ * offset gets its own loop: one input load per tap serves all four when they
+ * share it, and a 0 offset costs nothing.
  */
 static TINYAOT_ALWAYS_INLINE void tinyaot_depthwise_window4(const int8_t *in, const int8_t *w, int32_t in_step,
                                                             int32_t rows, int32_t cols, int32_t in_x,
                                                             int32_t in_y, int32_t w_x, int32_t w_y,
-                                                            int32_t acc[4])
+                                                            int32_t offset, int32_t acc[4])
 {
     int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
     int32_t fy, fx;
@@ -29,10 +31,10 @@ static TINYAOT_ALWAYS_INLINE void tinyaot_depthwise_window4(const int8_t *in, co
         const int8_t *in_tap = in;
         const int8_t *w_tap = w;
         for (fx = cols; fx > 0; fx--) {
-            a0 += (int32_t)w_tap[0] * in_tap[0];
-            a1 += (int32_t)w_tap[1] * in_tap[in_step];
-            a2 += (int32_t)w_tap[2] * in_tap[2 * in_step];
-            a3 += (int32_t)w_tap[3] * in_tap[3 * in_step];
+            a0 += (int32_t)w_tap[0] * (in_tap[0] + offset);
+            a1 += (int32_t)w_tap[1] * (in_tap[in_step] + offset);
+            a2 += (int32_t)w_tap[2] * (in_tap[2 * in_step] + offset);
+            a3 += (int32_t)w_tap[3] * (in_tap[3 * in_step] + offset);
             in_tap += in_x;
             w_tap += w_x;
         }
@@ -58,73 +60,20 @@ static TINYAOT_NOINLINE
 static TINYAOT_ALWAYS_INLINE
 #endif
 void tinyaot_depthwise_window4_shared(const int8_t *in, const int8_t *w, int32_t rows, int32_t cols, int32_t in_x,
-                                      int32_t in_y, int32_t w_x, int32_t w_y, int32_t acc[4])
+                                      int32_t in_y, int32_t w_x, int32_t w_y, int32_t offset, int32_t acc[4])
 {
-    tinyaot_depthwise_window4(in, w, 0, rows, cols, in_x, in_y, w_x, w_y, acc);
+    tinyaot_depthwise_window4(in, w, 0, rows, cols, in_x, in_y, w_x, w_y, offset, acc);
 }
 
-/* Adds to s the sums of n (4, or 1) adjacent channels' weights over rows x cols taps from w. */
-static TINYAOT_ALWAYS_INLINE void tinyaot_depthwise_weight_sums(const int8_t *w, int32_t rows, int32_t cols,
-                                                                int32_t w_x, int32_t w_y, int32_t n,
-                                                                int32_t s[4])
-{
-    /* Locals, not s[]: the array stays on the stack, one load and store per add. */
-    int32_t s0 = s[0], s1 = s[1], s2 = s[2], s3 = s[3];
-    int32_t fy, fx;
-    for (fy = rows; fy > 0; fy--) {
-        const int8_t *w_tap = w;
-        for (fx = cols; fx > 0; fx--) {
-            s0 += w_tap[0];
-            if (n == 4) {
-                s1 += w_tap[1];
-                s2 += w_tap[2];
-                s3 += w_tap[3];
-            }
-            w_tap += w_x;
-        }
-        w += w_y;
-    }
-    s[0] = s0;
-    s[1] = s1;
-    s[2] = s2;
-    s[3] = s3;
-}
-
-/*
- * At the border: takes back from acc the part of the folded bias for the taps
- * TFLM skips, input_offset times the weights outside [fy_first, fy_end) x
- * [fx_first, fx_end) (the rows above and below, then left and right of the
- * window in its rows), for n adjacent channels from w.
- */
-static TINYAOT_ALWAYS_INLINE void tinyaot_depthwise_outside(const struct tinyaot_depthwise_conv2d_params *p,
-                                                            const int8_t *w, int32_t output_ch, int32_t n,
-                                                            int32_t fy_first, int32_t fy_end, int32_t fx_first,
-                                                            int32_t fx_end, int32_t input_offset, int32_t acc[4])
-{
-    const int32_t filter_row = p->filter_w * output_ch;
-    const int8_t *w_rows = w + fy_first * filter_row;
-    int32_t s[4] = {0, 0, 0, 0};
-    int32_t k;
-    tinyaot_depthwise_weight_sums(w, fy_first, p->filter_w, output_ch, filter_row, n, s);
-    tinyaot_depthwise_weight_sums(w + fy_end * filter_row, p->filter_h - fy_end, p->filter_w, output_ch,
-                                  filter_row, n, s);
-    tinyaot_depthwise_weight_sums(w_rows, fy_end - fy_first, fx_first, output_ch, filter_row, n, s);
-    tinyaot_depthwise_weight_sums(w_rows + fx_end * output_ch, fy_end - fy_first, p->filter_w - fx_end,
-                                  output_ch, filter_row, n, s);
-    for (k = 0; k < n; k++) {
-        acc[k] -= input_offset * s[k];
-    }
-}
-
-/* One output channel's sum of w * x over a window of rows x cols taps. */
+/* One output channel's sum of w * (x + offset) over a window of rows x cols taps. */
 static int32_t tinyaot_depthwise_window1(const int8_t *in, const int8_t *w, int32_t rows, int32_t cols,
-                                         int32_t in_x, int32_t in_y, int32_t w_x, int32_t w_y)
+                                         int32_t in_x, int32_t in_y, int32_t w_x, int32_t w_y, int32_t offset)
 {
     int32_t acc = 0;
     int32_t fy, fx;
     for (fy = rows; fy > 0; fy--) {
         for (fx = 0; fx < cols; fx++) {
-            acc += (int32_t)w[fx * w_x] * in[fx * in_x];
+            acc += (int32_t)w[fx * w_x] * (in[fx * in_x] + offset);
         }
         in += in_y;
         w += w_y;
@@ -194,9 +143,11 @@ static TINYAOT_NOINLINE void tinyaot_depthwise_pixel_pair3x3(const struct tinyao
 }
 
 /*
- * filter: [filter_h][filter_w][output_ch]. bias: bias + input_offset * sum(w) per
- * output channel, folded by the lowering (never NULL), so the taps add plain
- * w * x; at the border the part of the fold for skipped taps is taken back.
+ * filter: [filter_h][filter_w][output_ch]. bias: [2][output_ch], first with the
+ * input offset folded in (bias + input_offset * sum(w)), so whole windows' taps
+ * add a plain w * x, then as the model has it (zeros for none): windows cut by
+ * the border start from it and add the input offset to each input value they
+ * read, as TFLM does, so the taps outside need nothing.
  * Output pixel by pixel, channels in increasing order, or two pixels at a time
  * (tinyaot_depthwise_pixel_pair3x3): each output byte is written after every
  * input its pixel's window reads.
@@ -254,27 +205,28 @@ static void tinyaot_depthwise_conv2d_s8(const struct tinyaot_depthwise_conv2d_pa
                     ox++;
                     continue;
                 }
+                const int32_t *start = border ? bias + output_ch : bias;
+                const int32_t offset = border ? input_offset : 0;
                 /* ic and m: the input channel oc reads, and which of its mult outputs oc is. */
                 ic = 0;
                 m = 0;
                 for (oc = 0; oc < blocked; oc += 4) {
                     for (k = 0; k < 4; k++) {
-                        acc[k] = bias[oc + k];
+                        acc[k] = start[oc + k];
                     }
                     /* The common 3x3 window inside the input gets its taps unrolled (constant trip counts). */
                     if (in_step && !border && rows == 3 && cols == 3) {
                         tinyaot_depthwise_window4(window + ic, w_window + oc, 1, 3, 3, tap_step_x, tap_step_y,
-                                                  output_ch, filter_row, acc);
+                                                  output_ch, filter_row, 0, acc);
+                    } else if (in_step && !border) {
+                        tinyaot_depthwise_window4(window + ic, w_window + oc, 1, rows, cols, tap_step_x, tap_step_y,
+                                                  output_ch, filter_row, 0, acc);
                     } else if (in_step) {
                         tinyaot_depthwise_window4(window + ic, w_window + oc, 1, rows, cols, tap_step_x, tap_step_y,
-                                                  output_ch, filter_row, acc);
+                                                  output_ch, filter_row, input_offset, acc);
                     } else {
                         tinyaot_depthwise_window4_shared(window + ic, w_window + oc, rows, cols, tap_step_x,
-                                                         tap_step_y, output_ch, filter_row, acc);
-                    }
-                    if (border) {
-                        tinyaot_depthwise_outside(p, filter + oc, output_ch, 4, fy_first, fy_end, fx_first, fx_end,
-                                                  input_offset, acc);
+                                                         tap_step_y, output_ch, filter_row, offset, acc);
                     }
                     for (k = 0; k < 4; k++) {
                         const int32_t ch = per_channel ? oc + k : 0;
@@ -290,14 +242,10 @@ static void tinyaot_depthwise_conv2d_s8(const struct tinyaot_depthwise_conv2d_pa
                 }
                 for (; oc < output_ch; oc++) {
                     const int32_t ch = per_channel ? oc : 0;
-                    int32_t acc1[4];
-                    acc1[0] = bias[oc] + tinyaot_depthwise_window1(window + ic, w_window + oc, rows, cols, tap_step_x,
-                                                                   tap_step_y, output_ch, filter_row);
-                    if (border) {
-                        tinyaot_depthwise_outside(p, filter + oc, output_ch, 1, fy_first, fy_end, fx_first, fx_end,
-                                                  input_offset, acc1);
-                    }
-                    output[oc] = tinyaot_requantize_s8(acc1[0], multiplier[ch], shift[ch], output_offset, act_min,
+                    const int32_t acc1 = start[oc] + tinyaot_depthwise_window1(window + ic, w_window + oc, rows, cols,
+                                                                               tap_step_x, tap_step_y, output_ch,
+                                                                               filter_row, offset);
+                    output[oc] = tinyaot_requantize_s8(acc1, multiplier[ch], shift[ch], output_offset, act_min,
                                                        act_max);
                     if (++m == mult) {
                         m = 0;

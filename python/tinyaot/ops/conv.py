@@ -265,7 +265,7 @@ def lower_depthwise(ctx):
         return _conv_call(ctx, "tinyaot_depthwise_mult_s8", "struct tinyaot_depthwise_conv2d_params",
                           inp, weights, bias, out, {"depth_multiplier": multiplier}, fold_axis=3, plain_too=True)
     return _conv_call(ctx, "tinyaot_depthwise_conv2d_s8", "struct tinyaot_depthwise_conv2d_params",
-                      inp, weights, bias, out, {"depth_multiplier": multiplier}, fold_axis=3)
+                      inp, weights, bias, out, {"depth_multiplier": multiplier}, fold_axis=3, plain_too=True)
 
 
 def depthwise_mult_fits(weights):
