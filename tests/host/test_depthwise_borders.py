@@ -3,9 +3,9 @@ start from the plain bias and add the input offset to each input value they read
 bit-exact with TFLM on the host under ASan/UBSan: inputs 1 to 3 pixels wide or high,
 paddings larger than the input, strides 1 and 2 (the 3x3 pixel pairs next to the border),
 dilation, per-tensor and per-channel weights, channel counts that are not a multiple of 4
-(the 1-channel remainder), input zero points at both ends of the int8 range, and
+(the 1-channel remainder), input zero points at both ends of the int8 range,
 multipliers 4 and 8 on windows too large for tinyaot_depthwise_mult_s8 (the general
-kernel's shared-input blocks)."""
+kernel's shared-input blocks), and a weight sum beyond int16 (no fold: the plain bias)."""
 
 import subprocess
 import sys
@@ -16,7 +16,7 @@ import numpy as np
 from test_codegen import sanitizer_env
 from test_depthwise_mult import SCRIPT, _kernels
 from tinyaot.modelbuilder import ModelBuilder
-from tinyaot.ops.conv import PADDING_SAME as SAME, PADDING_VALID as VALID, out_size
+from tinyaot.ops.conv import PADDING_SAME as SAME, PADDING_VALID as VALID, _depthwise_bias, out_size
 from tinyaot.testing.models_conv import RELU, RELU6, depthwise
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -34,12 +34,14 @@ CASES = [
     ([1, 5, 3, 8], (2, 2), {"padding": VALID}, -1, 1),                      # no border: the folded bias
     ([1, 2, 2, 1], (182, 182), {}, -128, 4),                                # window far past the input
     ([1, 3, 1, 2], (2, 16513), {"stride": (2, 1), "per_channel": False}, 127, 8),
+    ([1, 4, 3, 3], (18, 18), {"big_sum": True}, -77, 1),                    # a weight sum beyond int16: unfolded
 ]
 
 
 def _model(case):
     shape, filt, opts, zp, mult = CASES[case]
     opts = dict(opts)
+    big_sum = opts.pop("big_sum", False)
     padding, stride, dilation = opts.pop("padding", SAME), opts.get("stride", (1, 1)), opts.get("dilation", (1, 1))
     out_hw = [out_size(padding, shape[1 + i], filt[i], stride[i], dilation[i]) for i in range(2)]
     rng = np.random.default_rng(100 + case)
@@ -47,6 +49,11 @@ def _model(case):
     x = mb.input("x", "int8", shape, scale=0.05, zero_point=zp)
     y, _ = depthwise(mb, rng, x, (0.05, zp), [shape[0], *out_hw, shape[3] * mult], filt, multiplier=mult,
                      padding=padding, out_zp=int(rng.integers(-20, 20)), **opts)
+    if big_sum:  # channel 0's 324 weights all 120
+        w = mb.operators[-1]["inputs"][1]
+        data = mb.constant_data(w).copy()
+        data[..., 0] = 120
+        mb.set_constant_data(w, data)
     mb.output(y)
     return mb.build()
 
@@ -54,6 +61,17 @@ def _model(case):
 def test_border_cases_take_the_general_kernel(tmp_path):
     for case in range(len(CASES)):
         assert _kernels(tmp_path, _model(case)) == ["tinyaot_depthwise_conv2d_s8"], CASES[case]
+
+
+def test_weight_sums_pack_two_to_a_word_unless_one_leaves_int16():
+    weights = np.array([1, -2, 32767, -32768, 5], np.int64).reshape(1, 1, 1, 5)
+    table, packed = _depthwise_bias(None, weights, 3)
+    assert packed == 1 and list(table.values) == [3, -6, 98301, -98304, 15,
+                                                  0xFFFE0001 - 2**32, 0x8000_7FFF - 2**32, 5]
+    big = np.full((1, 1, 2, 3), 127, np.int64)
+    big[0, 0, :, 1] = [32767, 1]
+    table, packed = _depthwise_bias(None, big, 3)
+    assert packed == 0 and list(table.values) == [0, 0, 0]
 
 
 def test_border_windows_match_tflm_under_sanitizers(tmp_path):

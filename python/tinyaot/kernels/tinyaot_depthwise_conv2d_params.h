@@ -21,6 +21,7 @@ struct tinyaot_depthwise_conv2d_params {
     int32_t act_min;
     int32_t act_max;
     int32_t per_channel;        /* 1: multiplier/shift per output channel, 0: one for all */
+    int32_t packed_sums;        /* tinyaot_depthwise_conv2d_s8's bias table: see there */
 };
 
 #endif /* TINYAOT_DEPTHWISE_CONV2D_PARAMS_H */

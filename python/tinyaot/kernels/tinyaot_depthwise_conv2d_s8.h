@@ -81,6 +81,35 @@ static int32_t tinyaot_depthwise_window1(const int8_t *in, const int8_t *w, int3
     return acc;
 }
 
+/* folded - input_offset * sum, wrapping as the lowering wrapped the fold. */
+static TINYAOT_ALWAYS_INLINE int32_t tinyaot_depthwise_unfold(int32_t folded, int32_t input_offset, int32_t sum)
+{
+    return (int32_t)((uint32_t)folded - (uint32_t)(input_offset * sum));
+}
+
+/*
+ * The bias as the model has it of n (4, or 1) adjacent channels from c (even
+ * for 4) into acc: the folded one less input_offset times the sum of the
+ * channel's weights, stored after the folded bias (output_ch values) as int16
+ * pairs in int32 words, the even channel in the low half.
+ */
+static TINYAOT_ALWAYS_INLINE void tinyaot_depthwise_plain_bias(const int32_t *bias, int32_t output_ch,
+                                                               int32_t input_offset, int32_t c, int32_t n,
+                                                               int32_t acc[4])
+{
+    const uint32_t *pairs = (const uint32_t *)bias + output_ch + (c >> 1);
+    /* Written out, not looped: GCC kept a loop over a stack array of the sums. */
+    if (n == 4) {
+        const uint32_t p0 = pairs[0], p1 = pairs[1];
+        acc[0] = tinyaot_depthwise_unfold(bias[c], input_offset, (int32_t)(p0 << 16) >> 16);
+        acc[1] = tinyaot_depthwise_unfold(bias[c + 1], input_offset, (int32_t)p0 >> 16);
+        acc[2] = tinyaot_depthwise_unfold(bias[c + 2], input_offset, (int32_t)(p1 << 16) >> 16);
+        acc[3] = tinyaot_depthwise_unfold(bias[c + 3], input_offset, (int32_t)p1 >> 16);
+    } else {
+        acc[0] = tinyaot_depthwise_unfold(bias[c], input_offset, (int32_t)(c & 1 ? pairs[0] : pairs[0] << 16) >> 16);
+    }
+}
+
 /*
  * One channel's 3x3 sums for two horizontally adjacent output pixels, the second
  * `stride` (1 or 2) input columns right of the first, added to *a and *b: in at
@@ -143,11 +172,13 @@ static TINYAOT_NOINLINE void tinyaot_depthwise_pixel_pair3x3(const struct tinyao
 }
 
 /*
- * filter: [filter_h][filter_w][output_ch]. bias: [2][output_ch], first with the
- * input offset folded in (bias + input_offset * sum(w)), so whole windows' taps
- * add a plain w * x, then as the model has it (zeros for none): windows cut by
- * the border start from it and add the input offset to each input value they
- * read, as TFLM does, so the taps outside need nothing.
+ * filter: [filter_h][filter_w][output_ch]. bias, with p->packed_sums: the bias
+ * with the input offset folded in (bias + input_offset * sum(w)), so whole
+ * windows' taps add a plain w * x, then the weight sums (see
+ * tinyaot_depthwise_plain_bias); windows cut by the border start from the plain
+ * bias and add the input offset to each input value they read, as TFLM does, so
+ * the taps outside need nothing. Without (sums beyond int16): the plain bias,
+ * every window adding the offset.
  * Output pixel by pixel, channels in increasing order, or two pixels at a time
  * (tinyaot_depthwise_pixel_pair3x3): each output byte is written after every
  * input its pixel's window reads.
@@ -177,7 +208,8 @@ static void tinyaot_depthwise_conv2d_s8(const struct tinyaot_depthwise_conv2d_pa
     const struct tinyaot_channel_requant r = tinyaot_channel_requant_of(multiplier, shift, per_channel,
                                                                         output_offset, act_min, act_max);
     /* Pairs of 3x3 windows, stride 1 or 2: where both lie inside the input. */
-    const int pairs = TINYAOT_PIXEL_PAIRS && mult == 1 && output_ch <= TINYAOT_PAIR_MAX_CH && p->filter_h == 3 &&
+    const int32_t packed_sums = p->packed_sums;
+    const int pairs = TINYAOT_PIXEL_PAIRS && packed_sums && mult == 1 && output_ch <= TINYAOT_PAIR_MAX_CH && p->filter_h == 3 &&
                       p->filter_w == 3 && p->dilation_h == 1 && p->dilation_w == 1 &&
                       (p->stride_w == 1 || p->stride_w == 2);
     int32_t b, oy, ox, ic, m, oc, k;
@@ -194,7 +226,8 @@ static void tinyaot_depthwise_conv2d_s8(const struct tinyaot_depthwise_conv2d_pa
                                                     p->input_w, &fx_first, &fx_end);
                 const int32_t rows = fy_end - fy_first;
                 const int32_t cols = fx_end - fx_first;
-                const int border = rows != p->filter_h || cols != p->filter_w;
+                /* A window cut by the border (or every window, the bias unfolded) adds the input offset. */
+                const int border = rows != p->filter_h || cols != p->filter_w || !packed_sums;
                 /* The first valid tap, channel 0, in the input and in the filter. */
                 const int8_t *window = in_image + (in_y * p->input_w + in_x) * p->input_ch;
                 const int8_t *w_window = filter + fy_first * filter_row + fx_first * output_ch;
@@ -205,14 +238,18 @@ static void tinyaot_depthwise_conv2d_s8(const struct tinyaot_depthwise_conv2d_pa
                     ox++;
                     continue;
                 }
-                const int32_t *start = border ? bias + output_ch : bias;
+                const int plain = border && packed_sums;  /* the plain bias from the folded one */
                 const int32_t offset = border ? input_offset : 0;
                 /* ic and m: the input channel oc reads, and which of its mult outputs oc is. */
                 ic = 0;
                 m = 0;
                 for (oc = 0; oc < blocked; oc += 4) {
-                    for (k = 0; k < 4; k++) {
-                        acc[k] = start[oc + k];
+                    if (plain) {
+                        tinyaot_depthwise_plain_bias(bias, output_ch, input_offset, oc, 4, acc);
+                    } else {
+                        for (k = 0; k < 4; k++) {
+                            acc[k] = bias[oc + k];
+                        }
                     }
                     /* The common 3x3 window inside the input gets its taps unrolled (constant trip counts). */
                     if (in_step && !border && rows == 3 && cols == 3) {
@@ -242,10 +279,14 @@ static void tinyaot_depthwise_conv2d_s8(const struct tinyaot_depthwise_conv2d_pa
                 }
                 for (; oc < output_ch; oc++) {
                     const int32_t ch = per_channel ? oc : 0;
-                    const int32_t acc1 = start[oc] + tinyaot_depthwise_window1(window + ic, w_window + oc, rows, cols,
-                                                                               tap_step_x, tap_step_y, output_ch,
-                                                                               filter_row, offset);
-                    output[oc] = tinyaot_requantize_s8(acc1, multiplier[ch], shift[ch], output_offset, act_min,
+                    int32_t acc1[4];
+                    acc1[0] = bias[oc];
+                    if (plain) {
+                        tinyaot_depthwise_plain_bias(bias, output_ch, input_offset, oc, 1, acc1);
+                    }
+                    acc1[0] += tinyaot_depthwise_window1(window + ic, w_window + oc, rows, cols, tap_step_x,
+                                                         tap_step_y, output_ch, filter_row, offset);
+                    output[oc] = tinyaot_requantize_s8(acc1[0], multiplier[ch], shift[ch], output_offset, act_min,
                                                        act_max);
                     if (++m == mult) {
                         m = 0;

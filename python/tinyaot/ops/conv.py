@@ -13,7 +13,7 @@ import numpy as np
 
 from tinyaot.ops import float32, overlap, s16
 from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, TensorRef, optional_ref
-from tinyaot.quant import fold_input_offset, per_channel_multipliers
+from tinyaot.quant import fold_input_offset, per_channel_multipliers, wrap_int32
 
 PADDING_SAME, PADDING_VALID = 0, 1
 PADDING_NAMES = {PADDING_SAME: "SAME", PADDING_VALID: "VALID"}
@@ -264,8 +264,28 @@ def lower_depthwise(ctx):
     if multiplier > 1 and depthwise_mult_fits(weights):
         return _conv_call(ctx, "tinyaot_depthwise_mult_s8", "struct tinyaot_depthwise_conv2d_params",
                           inp, weights, bias, out, {"depth_multiplier": multiplier}, fold_axis=3, plain_too=True)
-    return _conv_call(ctx, "tinyaot_depthwise_conv2d_s8", "struct tinyaot_depthwise_conv2d_params",
-                      inp, weights, bias, out, {"depth_multiplier": multiplier}, fold_axis=3, plain_too=True)
+    table, packed_sums = _depthwise_bias(bias, weights.data, -inp.zero_point)
+    [call] = _conv_call(ctx, "tinyaot_depthwise_conv2d_s8", "struct tinyaot_depthwise_conv2d_params",
+                        inp, weights, bias, out, {"depth_multiplier": multiplier, "packed_sums": packed_sums})
+    call.args[5] = table
+    return [call]
+
+
+def _depthwise_bias(bias, weights, input_offset):
+    """tinyaot_depthwise_conv2d_s8's bias table and its packed_sums field: the bias with the
+    input offset folded in, then each output channel's weight sum as int16, two to an int32
+    word (the even channel in the low half), from which windows cut by the border get the
+    plain bias back: half the flash of a second bias table. Where a sum leaves int16 (a
+    filter of more than 258 taps), the plain bias alone, every window adding the offset."""
+    out_ch = weights.shape[3]
+    sums = np.asarray(weights, np.int64).reshape(-1, out_ch).sum(axis=0)
+    if sums.min() < -32768 or sums.max() > 32767:
+        plain = np.zeros(out_ch, np.int32) if bias is None else np.asarray(bias.data, np.int32).reshape(-1)
+        return ParamArray("int32_t", plain), 0
+    halves = np.concatenate([sums, np.zeros(out_ch % 2, np.int64)]) & 0xFFFF
+    words = wrap_int32(halves[0::2] | halves[1::2] << 16)
+    folded = fold_input_offset(None if bias is None else bias.data, weights, input_offset, channel_axis=3)
+    return ParamArray("int32_t", np.concatenate([folded, words]).astype(np.int32)), 1
 
 
 def depthwise_mult_fits(weights):
