@@ -45,14 +45,14 @@ def convolution(arch, kernel, inp, out, f):
         return []
 
     def im2col():
-        rows = overlap._last_reader(inp.shape[1], f["output_h"], f["filter_h"], f["stride_h"], f["dilation_h"],
+        rows = overlap.last_reader(inp.shape[1], f["output_h"], f["filter_h"], f["stride_h"], f["dilation_h"],
                                     f["pad_h"])
-        cols = overlap._last_reader(inp.shape[2], f["output_w"], f["filter_w"], f["stride_w"], f["dilation_w"],
+        cols = overlap.last_reader(inp.shape[2], f["output_w"], f["filter_w"], f["stride_w"], f["dilation_w"],
                                     f["pad_w"])
         co = out.shape[3]
-        limit = overlap._limit(inp.shape, out.shape, rows, cols, np.zeros(inp.shape[3], np.int64),
+        limit = overlap.raster_limit(inp.shape, out.shape, rows, cols, np.zeros(inp.shape[3], np.int64),
                                lambda p: p // 2 * 2 * co)
-        return overlap._declared(inp, out, limit)
+        return overlap.declared(inp, out, limit)
     return _scalar(arch, im2col)
 
 

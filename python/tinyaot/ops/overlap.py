@@ -24,7 +24,7 @@ import numpy as np
 EXACT = "exact"
 
 
-def _declared(inp, out, limit):
+def declared(inp, out, limit):
     """[(input, output, D)], or [] when the output cannot overlap at all."""
     if limit is None or limit <= -out.nbytes:
         return []
@@ -36,7 +36,7 @@ def elementwise(inp, out):
     output, elements of one size: the output may start at the input (D = 0). Also
     tinyaot_softmax_f32, whose row's reads all come before or with its writes."""
     same = inp.nbytes == out.nbytes and tuple(inp.shape) == tuple(out.shape)
-    return _declared(inp, out, 0) if same else []
+    return declared(inp, out, 0) if same else []
 
 
 def forward_copy(inp, out, last):
@@ -44,10 +44,10 @@ def forward_copy(inp, out, last):
     before writing it to its place p(k) >= k; `last`: the output element the last
     input element lands on, the furthest any byte moves up. Each write lands at or
     below the byte just read when the output starts at most that far below the input."""
-    return _declared(inp, out, inp.nbytes - (last + 1) * inp.itemsize)
+    return declared(inp, out, inp.nbytes - (last + 1) * inp.itemsize)
 
 
-def _last_reader(size, out_size, taps, stride, dilation, pad):
+def last_reader(size, out_size, taps, stride, dilation, pad):
     """Per input position on one axis, the last output position whose window reads it
     (taps outside the input are skipped), or -1."""
     y = np.arange(size)
@@ -59,7 +59,7 @@ def _last_reader(size, out_size, taps, stride, dilation, pad):
     return last
 
 
-def _limit(in_shape, out_shape, rows, cols, channel_first_write, out_pixel_bytes_of):
+def raster_limit(in_shape, out_shape, rows, cols, channel_first_write, out_pixel_bytes_of):
     """min over read input bytes of i - t(i) (see the module doc) for an NHWC kernel
     whose output pixels come in raster order, one batch after another. rows/cols: the
     last output row/column reading each input row/column (-1: never read);
@@ -83,11 +83,11 @@ def window_kernel(inp, out, geometry, channel_first_write):
     """Depthwise convolution, pooling, convolution: output pixels in raster order, each
     from a window of input pixels."""
     g = geometry
-    rows = _last_reader(inp.shape[1], g["output_h"], g["filter_h"], g["stride_h"], g.get("dilation_h", 1), g["pad_h"])
-    cols = _last_reader(inp.shape[2], g["output_w"], g["filter_w"], g["stride_w"], g.get("dilation_w", 1), g["pad_w"])
+    rows = last_reader(inp.shape[1], g["output_h"], g["filter_h"], g["stride_h"], g.get("dilation_h", 1), g["pad_h"])
+    cols = last_reader(inp.shape[2], g["output_w"], g["filter_w"], g["stride_w"], g.get("dilation_w", 1), g["pad_w"])
     co = out.shape[3]
-    limit = _limit(inp.shape, out.shape, rows, cols, channel_first_write, lambda p: p * co)
-    return _declared(inp, out, None if limit is None else limit * inp.itemsize)
+    limit = raster_limit(inp.shape, out.shape, rows, cols, channel_first_write, lambda p: p * co)
+    return declared(inp, out, None if limit is None else limit * inp.itemsize)
 
 
 def depthwise(inp, out, geometry, depth_multiplier):
@@ -130,7 +130,8 @@ def pointwise(inp, out, stride_h, stride_w):
     overwrite only from the next pair's output on."""
     _, h, w, _ = inp.shape
     _, oh, ow, co = out.shape
-    rows = _last_reader(h, oh, 1, stride_h, 1, 0)
-    cols = _last_reader(w, ow, 1, stride_w, 1, 0)
+    rows = last_reader(h, oh, 1, stride_h, 1, 0)
+    cols = last_reader(w, ow, 1, stride_w, 1, 0)
     next_pair = lambda p: np.minimum((p // 2 * 2 + 2) * co, oh * ow * co)  # noqa: E731
-    return _declared(inp, out, _limit(inp.shape, out.shape, rows, cols, np.zeros(inp.shape[3], np.int64), next_pair))
+    limit = raster_limit(inp.shape, out.shape, rows, cols, np.zeros(inp.shape[3], np.int64), next_pair)
+    return declared(inp, out, limit)
