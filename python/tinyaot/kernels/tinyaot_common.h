@@ -16,13 +16,16 @@
  * TINYAOT_NOINLINE: for inner loops that need every register (inlined into a larger loop
  * nest, the compiler spills their sums to the stack); unused: no warning where a model's
  * kernels never call the function.
+ * TINYAOT_RARELY(c): c is seldom true, so its branch goes out of the loop's straight line.
  */
 #if defined(__GNUC__) || defined(__clang__)
 #define TINYAOT_ALWAYS_INLINE inline __attribute__((always_inline))
 #define TINYAOT_NOINLINE __attribute__((noinline, unused))
+#define TINYAOT_RARELY(c) __builtin_expect(!!(c), 0)
 #else
 #define TINYAOT_ALWAYS_INLINE inline
 #define TINYAOT_NOINLINE
+#define TINYAOT_RARELY(c) (c)
 #endif
 
 static inline int32_t tinyaot_max_i32(int32_t a, int32_t b) { return a > b ? a : b; }
@@ -95,7 +98,7 @@ static inline int32_t tinyaot_rounding_divide_by_pot(int32_t x, int32_t exponent
  * passes INT32_MAX. Bit-exact with the two reference functions above
  * (tests/host/test_requantize.py).
  */
-static TINYAOT_NOINLINE int32_t tinyaot_requantize_exact(int32_t x, int32_t multiplier, int32_t shift)
+static inline int32_t tinyaot_requantize_exact(int32_t x, int32_t multiplier, int32_t shift)
 {
     const int32_t left_shift = shift > 0 ? shift : 0;
     const int32_t right_shift = shift > 0 ? 0 : -shift;
@@ -121,19 +124,25 @@ static TINYAOT_NOINLINE int32_t tinyaot_requantize_exact(int32_t x, int32_t mult
  * floor((P + 2^30 + 2^(30+r) - [P < 0] 2^31) / 2^(31+r)) (derived at
  * tinyaot_tensor_requant below, which also covers P's saturating corner), and
  * 2^(30+r) is a whole number of 2^32, so that is floor((H / 2^(r-2) + 1) / 2)
- * with H the high word of P + 2^30 or P - 2^30, by P's sign.
+ * with H the high word of P + 2^30 or P - 2^30, by P's sign. round: 1, or
+ * 1 + 2z to add an output offset z on the way (floor((v + 2z) / 2) = floor(v / 2) + z).
  */
-static inline int32_t tinyaot_requantize(int32_t x, int32_t multiplier, int32_t shift)
+static TINYAOT_ALWAYS_INLINE int32_t tinyaot_requantize_folded(int32_t x, int32_t multiplier, int32_t shift,
+                                                               int32_t round)
 {
     /* 2^30 or -2^30 by P's sign: 0x40000000 with the sign bit of x ^ multiplier
        (a zero product rounds to 0 either way) */
     const int32_t nudge = (int32_t)(((uint32_t)(x ^ multiplier) & 0x80000000u) | 0x40000000u);
-    int32_t h;
-    if (shift > -2) {
+    const int32_t h = (int32_t)(((int64_t)x * multiplier + nudge) >> 32);
+    return ((h >> (-shift - 2)) + round) >> 1;
+}
+
+static inline int32_t tinyaot_requantize(int32_t x, int32_t multiplier, int32_t shift)
+{
+    if (TINYAOT_RARELY(shift > -2)) {
         return tinyaot_requantize_exact(x, multiplier, shift);
     }
-    h = (int32_t)(((int64_t)x * multiplier + nudge) >> 32);
-    return ((h >> (-shift - 2)) + 1) >> 1;
+    return tinyaot_requantize_folded(x, multiplier, shift, 1);
 }
 #else
 /* floor((u * m + 2^30 - neg) / 2^31) for u, m <= 2^31 and neg 0 or 1: at most 2^31. */
@@ -222,7 +231,15 @@ int32_t tinyaot_requantize_output(int32_t x, int32_t multiplier, int32_t shift)
 static inline int8_t tinyaot_requantize_s8(int32_t acc, int32_t multiplier, int32_t shift,
                                            int32_t output_offset, int32_t act_min, int32_t act_max)
 {
+#if TINYAOT_LONG_MULTIPLY
+    if (TINYAOT_RARELY(shift > -2)) {
+        acc = tinyaot_requantize_exact(acc, multiplier, shift) + output_offset;
+    } else {
+        acc = tinyaot_requantize_folded(acc, multiplier, shift, 1 + 2 * output_offset);
+    }
+#else
     acc = tinyaot_requantize_output(acc, multiplier, shift) + output_offset;
+#endif
     return (int8_t)tinyaot_clamp_i32(acc, act_min, act_max);
 }
 
@@ -308,6 +325,19 @@ static inline int8_t tinyaot_channel_requantize_s8(const struct tinyaot_channel_
 {
     const int32_t ch = oc & r->channel_mask;
     return tinyaot_requantize_s8(acc, r->multiplier[ch], r->shift[ch], r->output_offset, r->act_min, r->act_max);
+}
+
+/* The same for two output pixels' accumulators of channel oc, its multiplier and
+   shift loaded once: both outputs are worked out before either is stored. */
+static TINYAOT_ALWAYS_INLINE void tinyaot_channel_requantize2_s8(const struct tinyaot_channel_requant *r, int32_t oc,
+                                                                 int32_t a, int32_t b, int8_t *out_a, int8_t *out_b)
+{
+    const int32_t ch = oc & r->channel_mask;
+    const int32_t multiplier = r->multiplier[ch], shift = r->shift[ch];
+    const int8_t qa = tinyaot_requantize_s8(a, multiplier, shift, r->output_offset, r->act_min, r->act_max);
+    const int8_t qb = tinyaot_requantize_s8(b, multiplier, shift, r->output_offset, r->act_min, r->act_max);
+    *out_a = qa;
+    *out_b = qb;
 }
 
 /*

@@ -63,10 +63,7 @@ static void tinyaot_conv2d_1x1_pixel_pair(const struct tinyaot_conv2d_1x1_params
         acc[0] = a0, acc[1] = a1, acc[2] = a2, acc[3] = a3;
         acc[4] = b0, acc[5] = b1, acc[6] = b2, acc[7] = b3;
         for (k = 0; k < 4; k++) {
-            out0[oc + k] = tinyaot_channel_requantize_s8(&r, oc + k, acc[k]);
-        }
-        for (k = 0; k < 4; k++) {
-            out1[oc + k] = tinyaot_channel_requantize_s8(&r, oc + k, acc[4 + k]);
+            tinyaot_channel_requantize2_s8(&r, oc + k, acc[k], acc[4 + k], &out0[oc + k], &out1[oc + k]);
         }
     }
     for (; oc < output_ch; oc++) {
@@ -76,8 +73,7 @@ static void tinyaot_conv2d_1x1_pixel_pair(const struct tinyaot_conv2d_1x1_params
             acc00 += (int32_t)w0[ic] * in0[ic];
             acc01 += (int32_t)w0[ic] * in1[ic];
         }
-        out0[oc] = tinyaot_channel_requantize_s8(&r, oc, acc00);
-        out1[oc] = tinyaot_channel_requantize_s8(&r, oc, acc01);
+        tinyaot_channel_requantize2_s8(&r, oc, acc00, acc01, &out0[oc], &out1[oc]);
     }
 }
 

@@ -217,9 +217,11 @@ static void tinyaot_conv2d_pixels(const struct tinyaot_conv2d_params *p, const s
             } else {
                 tinyaot_conv2d_window4(group_window, w, win.rows, &win.k, 4 * filter_row, acc);
             }
-            for (px = 0; px < pixels; px++) {
-                for (j = 0; j < 4; j++) {
-                    out[px][oc + j] = tinyaot_channel_requantize_s8(&rq, oc + j, acc[4 * px + j]);
+            for (j = 0; j < 4; j++) {
+                if (pixels == 2) {
+                    tinyaot_channel_requantize2_s8(&rq, oc + j, acc[j], acc[4 + j], &output[oc + j], &second[oc + j]);
+                } else {
+                    output[oc + j] = tinyaot_channel_requantize_s8(&rq, oc + j, acc[j]);
                 }
             }
         }

@@ -163,8 +163,7 @@ static TINYAOT_NOINLINE void tinyaot_depthwise_pixel_pair3x3(const struct tinyao
         } else {
             tinyaot_depthwise_pair3x3(window + c, filter + c, channels, in_y, channels, 2, &a, &b);
         }
-        output[c] = tinyaot_channel_requantize_s8(&rq, c, a);
-        second[c] = tinyaot_channel_requantize_s8(&rq, c, b);
+        tinyaot_channel_requantize2_s8(&rq, c, a, b, &output[c], &second[c]);
     }
     for (c = 0; c < channels; c++) {
         output[channels + c] = second[c];

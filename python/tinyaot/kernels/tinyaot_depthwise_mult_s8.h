@@ -103,8 +103,9 @@ static TINYAOT_NOINLINE void tinyaot_depthwise_mult_window8_full(const int8_t *i
 static TINYAOT_ALWAYS_INLINE void tinyaot_depthwise_mult_chunk(const struct tinyaot_depthwise_conv2d_params *p,
                                                                const int8_t *in, const uint8_t *w, int32_t n,
                                                                int full, int32_t rows, int32_t cols,
-                                                               const int32_t *bias, const int32_t *multiplier,
-                                                               const int32_t *shift, int32_t oc, int8_t *out)
+                                                               const int32_t *bias,
+                                                               const struct tinyaot_channel_requant *r, int32_t oc,
+                                                               int8_t *out)
 {
     const int32_t in_x = p->dilation_w * p->input_ch, in_y = p->dilation_h * p->input_w * p->input_ch;
     const int32_t w_skip = (p->filter_w - cols) * n;
@@ -120,9 +121,7 @@ static TINYAOT_ALWAYS_INLINE void tinyaot_depthwise_mult_chunk(const struct tiny
         tinyaot_depthwise_mult_window(in, w, n, rows, cols, in_x, in_y, w_skip, p->input_offset, acc);
     }
     for (k = 0; k < n; k++) {
-        const int32_t ch = p->per_channel ? oc + k : 0;
-        out[oc + k] = tinyaot_requantize_s8(bias[oc + k] + acc[k], multiplier[ch], shift[ch], p->output_offset,
-                                            p->act_min, p->act_max);
+        out[oc + k] = tinyaot_channel_requantize_s8(r, oc + k, bias[oc + k] + acc[k]);
     }
 }
 
@@ -144,6 +143,8 @@ static void tinyaot_depthwise_mult_s8(const struct tinyaot_depthwise_conv2d_para
     const int32_t mult = q.depth_multiplier, output_ch = q.input_ch * q.depth_multiplier;
     const int32_t taps = q.filter_h * q.filter_w;
     const int adjacent = q.input_ch == 1 && q.dilation_w == 1;
+    const struct tinyaot_channel_requant r = tinyaot_channel_requant_of(multiplier, shift, q.per_channel,
+                                                                        q.output_offset, q.act_min, q.act_max);
     int32_t b, oy, ox, ic, j;
 
     for (b = 0; b < q.batches; b++) {
@@ -167,25 +168,25 @@ static void tinyaot_depthwise_mult_s8(const struct tinyaot_depthwise_conv2d_para
                 for (ic = 0; ic < q.input_ch; ic++) {
                     for (j = mult; j >= 8; j -= 8) {
                         tinyaot_depthwise_mult_chunk(&q, window + ic, w + first_tap * 8, 8, full, rows, cols,
-                                                     b_table, multiplier, shift, oc, output);
+                                                     b_table, &r, oc, output);
                         w += taps * 8;
                         oc += 8;
                     }
                     if (mult & 4) {
                         tinyaot_depthwise_mult_chunk(&q, window + ic, w + first_tap * 4, 4, full, rows, cols,
-                                                     b_table, multiplier, shift, oc, output);
+                                                     b_table, &r, oc, output);
                         w += taps * 4;
                         oc += 4;
                     }
                     if (mult & 2) {
                         tinyaot_depthwise_mult_chunk(&q, window + ic, w + first_tap * 2, 2, full, rows, cols,
-                                                     b_table, multiplier, shift, oc, output);
+                                                     b_table, &r, oc, output);
                         w += taps * 2;
                         oc += 2;
                     }
                     if (mult & 1) {
                         tinyaot_depthwise_mult_chunk(&q, window + ic, w + first_tap, 1, full, rows, cols,
-                                                     b_table, multiplier, shift, oc, output);
+                                                     b_table, &r, oc, output);
                         w += taps;
                         oc += 1;
                     }

@@ -2,8 +2,9 @@
  * tinyaot_requantize against TFLite's two-step reference (SaturatingRoundingDoublingHighMul,
  * then RoundingDivideByPOT, as tinyaot_common.h keeps them): every shift, edge values of x and
  * the multiplier crossed, then `argv[1]` random cases; where the per-tensor fold applies (long
- * multiply), it too, at several output zero points. Prints the cases compared; exits 1 on
- * the first difference, naming it.
+ * multiply), it too, at several output zero points, and tinyaot_requantize_s8 (which folds
+ * the zero point into the rounding on that path) at the same ones. Prints the cases compared;
+ * exits 1 on the first difference, naming it.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,11 +31,13 @@ static int32_t reference(int32_t x, int32_t multiplier, int32_t shift)
 
 static unsigned long compared, folded;
 
+/* Output zero points across the int8 range, and one past it (the fold's limit). */
+static const int32_t zero_points[] = {0, -128, 127, 128, 5, -37};
+
 /* The per-tensor fold (tinyaot_tensor_requant_of) where it applies, at output zero
    points across the int8 range; act range wide open, so the clamp hides nothing. */
 static void check_fold(int32_t x, int32_t multiplier, int32_t shift, int32_t want)
 {
-    static const int32_t zero_points[] = {0, -128, 127, 128, 5, -37};
     struct tinyaot_tensor_requant q;
     int z;
     for (z = 0; z < (int)(sizeof(zero_points) / sizeof(zero_points[0])); z++) {
@@ -52,6 +55,25 @@ static void check_fold(int32_t x, int32_t multiplier, int32_t shift, int32_t wan
     }
 }
 
+/* tinyaot_requantize_s8 (the output zero point added, clamped to int8) at those zero points,
+   where adding it cannot overflow (in TFLM's kernels either). */
+static void check_s8(int32_t x, int32_t multiplier, int32_t shift, int32_t want)
+{
+    int z;
+    if (want > INT32_MAX - 128 || want < INT32_MIN + 128) {
+        return;
+    }
+    for (z = 0; z < (int)(sizeof(zero_points) / sizeof(zero_points[0])); z++) {
+        const int32_t expected = tinyaot_clamp_i32(want + zero_points[z], -128, 127);
+        const int32_t got = tinyaot_requantize_s8(x, multiplier, shift, zero_points[z], -128, 127);
+        if (got != expected) {
+            printf("DIFFERS: x=%ld multiplier=%ld shift=%ld zero point %ld: reference %ld, tinyaot_requantize_s8 %ld\n",
+                   (long)x, (long)multiplier, (long)shift, (long)zero_points[z], (long)expected, (long)got);
+            exit(1);
+        }
+    }
+}
+
 static void check(int32_t x, int32_t multiplier, int32_t shift)
 {
     const int32_t want = reference(x, multiplier, shift);
@@ -63,6 +85,7 @@ static void check(int32_t x, int32_t multiplier, int32_t shift)
         exit(1);
     }
     check_fold(x, multiplier, shift, want);
+    check_s8(x, multiplier, shift, want);
 }
 
 int main(int argc, char **argv)
