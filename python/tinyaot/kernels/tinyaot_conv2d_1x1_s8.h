@@ -23,6 +23,7 @@ struct tinyaot_conv2d_1x1_params {
     int32_t per_channel;        /* 1: multiplier/shift per output channel, 0: one for all */
 };
 
+#if TINYAOT_PIXEL_PAIRS
 /*
  * Every output channel of two output pixels (in0, in1; for an odd pixel out the
  * caller passes the same pixel twice), four channels at a time: each input value
@@ -76,6 +77,68 @@ static void tinyaot_conv2d_1x1_pixel_pair(const struct tinyaot_conv2d_1x1_params
         tinyaot_channel_requantize2_s8(&r, oc, acc00, acc01, &out0[oc], &out1[oc]);
     }
 }
+#else
+/*
+ * Four adjacent output channels' sums over one pixel's depth input values, added
+ * to acc: w at their weights for input channel 0, side by side. A function of its
+ * own: inlined into the pixel's loops, its sums would be spilled to the stack.
+ */
+static TINYAOT_NOINLINE void tinyaot_conv2d_1x1_dot4(const int8_t *in, const int8_t *w, int32_t depth,
+                                                     int32_t acc[4])
+{
+    int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
+    int32_t ic;
+    for (ic = 0; ic < depth; ic++) {
+        const int32_t x = in[ic];
+        a0 += w[0] * x;
+        a1 += w[1] * x;
+        a2 += w[2] * x;
+        a3 += w[3] * x;
+        w += 4;
+    }
+    acc[0] = a0;
+    acc[1] = a1;
+    acc[2] = a2;
+    acc[3] = a3;
+}
+
+/*
+ * Every output channel of one output pixel, four channels at a time (filter laid
+ * out as above), for cores with eight low registers (Armv6-M, Armv8-M Baseline):
+ * two pixels' eight sums would live on the stack (8.6 instructions per
+ * multiply-accumulate on Cortex-M0, 5.5 here, each input value loaded once per
+ * block of four channels).
+ */
+static void tinyaot_conv2d_1x1_pixel(const struct tinyaot_conv2d_1x1_params *p, const int32_t *multiplier,
+                                     const int32_t *shift, const int8_t *in, const int8_t *filter,
+                                     const int32_t *bias, int8_t *out)
+{
+    const int32_t depth = p->input_ch;
+    const int32_t output_ch = p->output_ch;
+    const int32_t blocked = output_ch - output_ch % 4;
+    const struct tinyaot_channel_requant r = tinyaot_channel_requant_of(multiplier, shift, p->per_channel,
+                                                                        p->output_offset, p->act_min, p->act_max);
+    int32_t oc, ic, k;
+    for (oc = 0; oc < blocked; oc += 4) {
+        int32_t acc[4];
+        for (k = 0; k < 4; k++) {
+            acc[k] = bias[oc + k];
+        }
+        tinyaot_conv2d_1x1_dot4(in, filter + oc * depth, depth, acc);
+        for (k = 0; k < 4; k++) {
+            out[oc + k] = tinyaot_channel_requantize_s8(&r, oc + k, acc[k]);
+        }
+    }
+    for (; oc < output_ch; oc++) {
+        const int8_t *w = filter + oc * depth;
+        int32_t acc = bias[oc];
+        for (ic = 0; ic < depth; ic++) {
+            acc += (int32_t)w[ic] * in[ic];
+        }
+        out[oc] = tinyaot_channel_requantize_s8(&r, oc, acc);
+    }
+}
+#endif
 
 /* From one output pixel's input to the next one's, row by row; *ox counts the column. */
 static inline const int8_t *tinyaot_conv2d_1x1_next(const struct tinyaot_conv2d_1x1_params *p,
@@ -89,7 +152,7 @@ static inline const int8_t *tinyaot_conv2d_1x1_next(const struct tinyaot_conv2d_
     return in;
 }
 
-/* filter: re-laid out as tinyaot_conv2d_1x1_pixel_pair reads it; bias: the folded bias above (never NULL). */
+/* filter: re-laid out as the pixel functions above read it; bias: the folded bias above (never NULL). */
 static void tinyaot_conv2d_1x1_s8(const struct tinyaot_conv2d_1x1_params *p,
                                   const int32_t *multiplier, const int32_t *shift,
                                   const int8_t *input, const int8_t *filter,
@@ -102,6 +165,7 @@ static void tinyaot_conv2d_1x1_s8(const struct tinyaot_conv2d_1x1_params *p,
     for (b = 0; b < p->batches; b++) {
         const int8_t *in0 = input + b * p->input_h * p->input_w * p->input_ch;
         int32_t ox = 0;
+#if TINYAOT_PIXEL_PAIRS
         for (n = 0; n < pixels; n += 2) {
             const int8_t *in1 = in0;
             int8_t *out1 = output;
@@ -113,6 +177,13 @@ static void tinyaot_conv2d_1x1_s8(const struct tinyaot_conv2d_1x1_params *p,
             in0 = tinyaot_conv2d_1x1_next(p, in1, &ox);
             output = out1 + output_ch;
         }
+#else
+        for (n = 0; n < pixels; n++) {
+            tinyaot_conv2d_1x1_pixel(p, multiplier, shift, in0, filter, bias, output);
+            in0 = tinyaot_conv2d_1x1_next(p, in0, &ox);
+            output += output_ch;
+        }
+#endif
     }
 }
 
