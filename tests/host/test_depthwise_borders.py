@@ -2,6 +2,7 @@
 start from the plain bias and add the input offset to each input value they read),
 bit-exact with TFLM on the host under ASan/UBSan: inputs 1 to 3 pixels wide or high,
 paddings larger than the input, strides 1 and 2 (the 3x3 pixel pairs next to the border),
+the 3x3 pixel pairs whose first or last column lies outside (read as the zero point),
 dilation, per-tensor and per-channel weights, channel counts that are not a multiple of 4
 (the 1-channel remainder), input zero points at both ends of the int8 range,
 multipliers 4 and 8 on windows too large for tinyaot_depthwise_mult_s8 (the general
@@ -27,7 +28,10 @@ CASES = [
     ([1, 2, 1, 4], (3, 3), {"per_channel": False}, 127, 1),                 # 1 wide: border only
     ([1, 1, 2, 5], (3, 3), {"stride": (2, 2), "act": RELU}, 0, 1),
     ([1, 5, 6, 9], (3, 3), {"stride": (2, 2), "act": RELU6}, 12, 1),        # pairs at stride 2 beside the border
-    ([1, 4, 5, 6], (3, 3), {"stride": (1, 2), "per_channel": False}, -40, 1),
+    ([1, 4, 5, 6], (3, 3), {"stride": (1, 2), "per_channel": False}, -40, 1),   # pair from column -1
+    ([1, 3, 8, 5], (3, 3), {"stride": (2, 2), "act": RELU}, 90, 1),         # pair to column 8 (past the input)
+    ([1, 3, 4, 6], (3, 3), {}, -128, 1),                                    # pairs from column -1 and to column 4
+    ([1, 4, 2, 4], (3, 3), {}, 5, 1),                                       # 2 wide: no pair
     ([1, 3, 3, 3], (7, 7), {}, 100, 1),                                     # padding 3 on every side
     ([1, 6, 4, 10], (3, 3), {"dilation": (2, 2)}, -9, 1),
     ([2, 3, 2, 2], (5, 3), {"stride": (2, 1), "dilation": (1, 2), "act": RELU}, 33, 1),

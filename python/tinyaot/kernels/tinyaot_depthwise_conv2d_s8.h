@@ -116,20 +116,27 @@ static TINYAOT_ALWAYS_INLINE void tinyaot_depthwise_plain_bias(const int32_t *bi
  * the first window's top-left input, col apart from column to column, rows in_y;
  * w at the channel's top-left weight, w_x apart. The windows overlap, so each
  * input value loaded serves both where they do, and each weight both.
+ * edge (a constant once inlined): 0, every column inside the input; -1, the
+ * first column left of it, 1, the last right of it, read as the input zero
+ * point zp, which with the folded bias adds what TFLM's skipped tap adds
+ * (w * (zp + input_offset) = 0); in then at the first column inside.
  */
 static TINYAOT_ALWAYS_INLINE void tinyaot_depthwise_pair3x3(const int8_t *in, const int8_t *w, int32_t col,
-                                                            int32_t in_y, int32_t w_x, int32_t stride, int32_t *a,
-                                                            int32_t *b)
+                                                            int32_t in_y, int32_t w_x, int32_t stride,
+                                                            int32_t edge, int32_t zp, int32_t *a, int32_t *b)
 {
+    const int32_t shift = edge < 0 ? 1 : 0;  /* columns in is right of the window's first */
     int32_t s = *a, t = *b, fy;
     for (fy = 3; fy > 0; fy--) {
-        const int32_t x0 = in[0], x1 = in[col], x2 = in[2 * col], x3 = in[3 * col];
+        const int32_t x0 = edge < 0 ? zp : in[0];
+        const int32_t x1 = in[(1 - shift) * col], x2 = in[(2 - shift) * col];
+        const int32_t x3 = stride == 1 && edge > 0 ? zp : in[(3 - shift) * col];
         const int32_t w0 = w[0], w1 = w[w_x], w2 = w[2 * w_x];
         s += w0 * x0 + w1 * x1 + w2 * x2;
         if (stride == 1) {
             t += w0 * x1 + w1 * x2 + w2 * x3;
         } else {
-            t += w0 * x2 + w1 * x3 + w2 * in[4 * col];
+            t += w0 * x2 + w1 * x3 + w2 * (edge > 0 ? zp : in[(4 - shift) * col]);
         }
         in += in_y;
         w += 3 * w_x;
@@ -138,32 +145,57 @@ static TINYAOT_ALWAYS_INLINE void tinyaot_depthwise_pair3x3(const int8_t *in, co
     *b = t;
 }
 
+/* tinyaot_depthwise_pixel_pair3x3's channel loop for one stride and edge (constants once inlined). */
+static TINYAOT_ALWAYS_INLINE void tinyaot_depthwise_pair_channels(const struct tinyaot_channel_requant *rq,
+                                                                  int32_t channels, int32_t in_y, int32_t stride,
+                                                                  int32_t edge, int32_t zp, const int8_t *window,
+                                                                  const int8_t *filter, const int32_t *bias,
+                                                                  int8_t *output, int8_t *second)
+{
+    int32_t c;
+    for (c = 0; c < channels; c++) {
+        int32_t a = bias[c], b = bias[c];
+        tinyaot_depthwise_pair3x3(window + c, filter + c, channels, in_y, channels, stride, edge, zp, &a, &b);
+        tinyaot_channel_requantize2_s8(rq, c, a, b, &output[c], &second[c]);
+    }
+}
+
 /*
  * Depth multiplier 1, a 3x3 window, stride 1 or 2, no dilation: every channel of
- * two horizontally adjacent output pixels whose windows lie inside the input,
- * window at the first's top-left input. Channel by channel, the first pixel's
- * output written at once, the second's after the last channel.
+ * two horizontally adjacent output pixels whose windows have every row inside
+ * the input and every column but the pair's first or last (edge, see
+ * tinyaot_depthwise_pair3x3), window at the first column inside in the first's
+ * top row. Channel by channel, the first pixel's output written at once, the
+ * second's after the last channel.
  */
 static TINYAOT_NOINLINE void tinyaot_depthwise_pixel_pair3x3(const struct tinyaot_depthwise_conv2d_params *p,
                                                              const struct tinyaot_channel_requant *r,
                                                              const int8_t *window, const int8_t *filter,
-                                                             const int32_t *bias, int8_t *output)
+                                                             const int32_t *bias, int32_t edge, int8_t *output)
 {
     /* Copies: the int8_t output stores may alias anything, *p and *r too. */
     const struct tinyaot_channel_requant rq = *r;
     const int32_t channels = p->input_ch;
     const int32_t in_y = p->input_w * channels;
-    const int32_t stride = p->stride_w;
+    const int32_t zp = -p->input_offset;
     int8_t second[TINYAOT_PAIR_MAX_CH];
     int32_t c;
-    for (c = 0; c < channels; c++) {
-        int32_t a = bias[c], b = bias[c];
-        if (stride == 1) {
-            tinyaot_depthwise_pair3x3(window + c, filter + c, channels, in_y, channels, 1, &a, &b);
+    if (p->stride_w == 1) {
+        if (edge == 0) {
+            tinyaot_depthwise_pair_channels(&rq, channels, in_y, 1, 0, zp, window, filter, bias, output, second);
+        } else if (edge < 0) {
+            tinyaot_depthwise_pair_channels(&rq, channels, in_y, 1, -1, zp, window, filter, bias, output, second);
         } else {
-            tinyaot_depthwise_pair3x3(window + c, filter + c, channels, in_y, channels, 2, &a, &b);
+            tinyaot_depthwise_pair_channels(&rq, channels, in_y, 1, 1, zp, window, filter, bias, output, second);
         }
-        tinyaot_channel_requantize2_s8(&rq, c, a, b, &output[c], &second[c]);
+    } else {
+        if (edge == 0) {
+            tinyaot_depthwise_pair_channels(&rq, channels, in_y, 2, 0, zp, window, filter, bias, output, second);
+        } else if (edge < 0) {
+            tinyaot_depthwise_pair_channels(&rq, channels, in_y, 2, -1, zp, window, filter, bias, output, second);
+        } else {
+            tinyaot_depthwise_pair_channels(&rq, channels, in_y, 2, 1, zp, window, filter, bias, output, second);
+        }
     }
     for (c = 0; c < channels; c++) {
         output[channels + c] = second[c];
@@ -231,8 +263,12 @@ static void tinyaot_depthwise_conv2d_s8(const struct tinyaot_depthwise_conv2d_pa
                 const int8_t *window = in_image + (in_y * p->input_w + in_x) * p->input_ch;
                 const int8_t *w_window = filter + fy_first * filter_row + fx_first * output_ch;
                 int32_t acc[4];
-                if (pairs && !border && ox + 1 < p->output_w && in_x + p->stride_w + 2 < p->input_w) {
-                    tinyaot_depthwise_pixel_pair3x3(p, &r, window, filter, bias, output);
+                /* The pair's first and last input columns, and whether one lies outside the input. */
+                const int32_t pair_first = ox * p->stride_w - p->pad_w, pair_last = pair_first + p->stride_w + 2;
+                const int32_t edge = pair_first < 0 ? -1 : pair_last >= p->input_w ? 1 : 0;
+                if (pairs && rows == 3 && ox + 1 < p->output_w && pair_first >= -1 && pair_last <= p->input_w &&
+                    (pair_first >= 0 || pair_last < p->input_w)) {
+                    tinyaot_depthwise_pixel_pair3x3(p, &r, window, filter, bias, edge, output);
                     output += 2 * output_ch;
                     ox++;
                     continue;
