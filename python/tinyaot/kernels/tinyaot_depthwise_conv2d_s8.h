@@ -160,6 +160,22 @@ static TINYAOT_ALWAYS_INLINE void tinyaot_depthwise_pair_channels(const struct t
     }
 }
 
+/* The same with edge a constant in each of its three loops (stride a constant already). */
+static TINYAOT_ALWAYS_INLINE void tinyaot_depthwise_pair_edges(const struct tinyaot_channel_requant *rq,
+                                                               int32_t channels, int32_t in_y, int32_t stride,
+                                                               int32_t edge, int32_t zp, const int8_t *window,
+                                                               const int8_t *filter, const int32_t *bias,
+                                                               int8_t *output, int8_t *second)
+{
+    if (edge == 0) {
+        tinyaot_depthwise_pair_channels(rq, channels, in_y, stride, 0, zp, window, filter, bias, output, second);
+    } else if (edge < 0) {
+        tinyaot_depthwise_pair_channels(rq, channels, in_y, stride, -1, zp, window, filter, bias, output, second);
+    } else {
+        tinyaot_depthwise_pair_channels(rq, channels, in_y, stride, 1, zp, window, filter, bias, output, second);
+    }
+}
+
 /*
  * Depth multiplier 1, a 3x3 window, stride 1 or 2, no dilation: every channel of
  * two horizontally adjacent output pixels whose windows have every row inside
@@ -181,21 +197,9 @@ static TINYAOT_NOINLINE void tinyaot_depthwise_pixel_pair3x3(const struct tinyao
     int8_t second[TINYAOT_PAIR_MAX_CH];
     int32_t c;
     if (p->stride_w == 1) {
-        if (edge == 0) {
-            tinyaot_depthwise_pair_channels(&rq, channels, in_y, 1, 0, zp, window, filter, bias, output, second);
-        } else if (edge < 0) {
-            tinyaot_depthwise_pair_channels(&rq, channels, in_y, 1, -1, zp, window, filter, bias, output, second);
-        } else {
-            tinyaot_depthwise_pair_channels(&rq, channels, in_y, 1, 1, zp, window, filter, bias, output, second);
-        }
+        tinyaot_depthwise_pair_edges(&rq, channels, in_y, 1, edge, zp, window, filter, bias, output, second);
     } else {
-        if (edge == 0) {
-            tinyaot_depthwise_pair_channels(&rq, channels, in_y, 2, 0, zp, window, filter, bias, output, second);
-        } else if (edge < 0) {
-            tinyaot_depthwise_pair_channels(&rq, channels, in_y, 2, -1, zp, window, filter, bias, output, second);
-        } else {
-            tinyaot_depthwise_pair_channels(&rq, channels, in_y, 2, 1, zp, window, filter, bias, output, second);
-        }
+        tinyaot_depthwise_pair_edges(&rq, channels, in_y, 2, edge, zp, window, filter, bias, output, second);
     }
     for (c = 0; c < channels; c++) {
         output[channels + c] = second[c];
