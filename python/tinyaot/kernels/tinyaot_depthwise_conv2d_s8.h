@@ -145,34 +145,24 @@ static TINYAOT_ALWAYS_INLINE void tinyaot_depthwise_pair3x3(const int8_t *in, co
     *b = t;
 }
 
-/* tinyaot_depthwise_pixel_pair3x3's channel loop for one stride and edge (constants once inlined). */
-static TINYAOT_ALWAYS_INLINE void tinyaot_depthwise_pair_channels(const struct tinyaot_channel_requant *rq,
-                                                                  int32_t channels, int32_t in_y, int32_t stride,
-                                                                  int32_t edge, int32_t zp, const int8_t *window,
-                                                                  const int8_t *filter, const int32_t *bias,
-                                                                  int8_t *output, int8_t *second)
+/* One channel's pair sums with stride and edge constants in the taps: the channel loop around it
+   stays one, its requantization not repeated six times (a loop per case doubled the kernel's code). */
+static TINYAOT_ALWAYS_INLINE void tinyaot_depthwise_pair_cases(const int8_t *in, const int8_t *w, int32_t channels,
+                                                               int32_t in_y, int32_t stride, int32_t edge,
+                                                               int32_t zp, int32_t *a, int32_t *b)
 {
-    int32_t c;
-    for (c = 0; c < channels; c++) {
-        int32_t a = bias[c], b = bias[c];
-        tinyaot_depthwise_pair3x3(window + c, filter + c, channels, in_y, channels, stride, edge, zp, &a, &b);
-        tinyaot_channel_requantize2_s8(rq, c, a, b, &output[c], &second[c]);
-    }
-}
-
-/* The same with edge a constant in each of its three loops (stride a constant already). */
-static TINYAOT_ALWAYS_INLINE void tinyaot_depthwise_pair_edges(const struct tinyaot_channel_requant *rq,
-                                                               int32_t channels, int32_t in_y, int32_t stride,
-                                                               int32_t edge, int32_t zp, const int8_t *window,
-                                                               const int8_t *filter, const int32_t *bias,
-                                                               int8_t *output, int8_t *second)
-{
-    if (edge == 0) {
-        tinyaot_depthwise_pair_channels(rq, channels, in_y, stride, 0, zp, window, filter, bias, output, second);
+    if (edge == 0 && stride == 1) {
+        tinyaot_depthwise_pair3x3(in, w, channels, in_y, channels, 1, 0, zp, a, b);
+    } else if (edge == 0) {
+        tinyaot_depthwise_pair3x3(in, w, channels, in_y, channels, 2, 0, zp, a, b);
+    } else if (edge < 0 && stride == 1) {
+        tinyaot_depthwise_pair3x3(in, w, channels, in_y, channels, 1, -1, zp, a, b);
     } else if (edge < 0) {
-        tinyaot_depthwise_pair_channels(rq, channels, in_y, stride, -1, zp, window, filter, bias, output, second);
+        tinyaot_depthwise_pair3x3(in, w, channels, in_y, channels, 2, -1, zp, a, b);
+    } else if (stride == 1) {
+        tinyaot_depthwise_pair3x3(in, w, channels, in_y, channels, 1, 1, zp, a, b);
     } else {
-        tinyaot_depthwise_pair_channels(rq, channels, in_y, stride, 1, zp, window, filter, bias, output, second);
+        tinyaot_depthwise_pair3x3(in, w, channels, in_y, channels, 2, 1, zp, a, b);
     }
 }
 
@@ -194,12 +184,13 @@ static TINYAOT_NOINLINE void tinyaot_depthwise_pixel_pair3x3(const struct tinyao
     const int32_t channels = p->input_ch;
     const int32_t in_y = p->input_w * channels;
     const int32_t zp = -p->input_offset;
+    const int32_t stride = p->stride_w;
     int8_t second[TINYAOT_PAIR_MAX_CH];
     int32_t c;
-    if (p->stride_w == 1) {
-        tinyaot_depthwise_pair_edges(&rq, channels, in_y, 1, edge, zp, window, filter, bias, output, second);
-    } else {
-        tinyaot_depthwise_pair_edges(&rq, channels, in_y, 2, edge, zp, window, filter, bias, output, second);
+    for (c = 0; c < channels; c++) {
+        int32_t a = bias[c], b = bias[c];
+        tinyaot_depthwise_pair_cases(window + c, filter + c, channels, in_y, stride, edge, zp, &a, &b);
+        tinyaot_channel_requantize2_s8(&rq, c, a, b, &output[c], &second[c]);
     }
     for (c = 0; c < channels; c++) {
         output[channels + c] = second[c];
