@@ -127,7 +127,9 @@ def convolution_per_filter(inp, out, geometry, groups):
 def pointwise(inp, out, stride_h, stride_w):
     """tinyaot_conv2d_1x1_s8 computes output pixels two at a time, each output channel
     pair written while the pair's input is still being read: a pair's input is safe to
-    overwrite only from the next pair's output on."""
+    overwrite only from the next pair's output on. On Armv6-M it computes one pixel at a
+    time: the bound keeps every output byte below its whole pair's input, which covers that
+    order too (tests/host/test_overlap_kernels.py proves both builds)."""
     _, h, w, _ = inp.shape
     _, oh, ow, co = out.shape
     rows = last_reader(h, oh, 1, stride_h, 1, 0)
