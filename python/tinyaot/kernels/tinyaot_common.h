@@ -123,9 +123,10 @@ static inline int32_t tinyaot_requantize_exact(int32_t x, int32_t multiplier, in
  * 1/4 and up): with P = x * multiplier, the result is
  * floor((P + 2^30 + 2^(30+r) - [P < 0] 2^31) / 2^(31+r)) (derived at
  * tinyaot_tensor_requant below; the one product that saturates, INT32_MIN
- * squared, gives 2^(31-r) either way), and 2^(30+r) is a whole number of 2^32, so that is floor((H / 2^(r-2) + 1) / 2)
- * with H the high word of P + 2^30 or P - 2^30, by P's sign. round: 1, or
- * 1 + 2z to add an output offset z on the way (floor((v + 2z) / 2) = floor(v / 2) + z).
+ * squared, gives 2^(31-r) either way), and 2^(30+r) is a whole number of 2^32,
+ * so that is floor((H / 2^(r-2) + 1) / 2) with H the high word of P + 2^30 or
+ * P - 2^30, by P's sign. round: 1, or 1 + 2z to add an output offset z on the
+ * way (floor((v + 2z) / 2) = floor(v / 2) + z).
  */
 static TINYAOT_ALWAYS_INLINE int32_t tinyaot_requantize_folded(int32_t x, int32_t multiplier, int32_t shift,
                                                                int32_t round)
