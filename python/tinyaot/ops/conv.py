@@ -142,13 +142,15 @@ def _check_io(ctx):
     return inp, weights, bias, out
 
 
-def _conv_call(ctx, kernel, ctype, inp, weights, bias, out, own_fields, fold_axis=None, plain_too=False):
+def _conv_call(ctx, kernel, ctype, inp, weights, bias, out, own_fields, fold_axis=None, plain_too=False,
+               bias_table=None):
     """The parameters and call CONV_2D and DEPTHWISE_CONV_2D share: sizes, window
     geometry and quantization around the kernel's `own_fields` (both filter
     layouts keep height and width on axes 1 and 2). With `fold_axis` (the output
     channel axis of the filter) the kernel takes the bias with the input offset
     folded in (see fold_input_offset), never NULL; with `plain_too` followed by
-    the plain bias (zeros without one)."""
+    the plain bias (zeros without one); `bias_table`: a table of the kernel's own
+    making instead (a ParamArray)."""
     geometry = window_geometry(ctx, inp, out, weights.shape[1], weights.shape[2])
     quant, multipliers, shifts = _quant_fields(ctx, inp, weights, out)
     params = ParamStruct(ctype, {
@@ -158,7 +160,9 @@ def _conv_call(ctx, kernel, ctype, inp, weights, bias, out, own_fields, fold_axi
         **geometry,
         **quant,
     })
-    if fold_axis is not None:
+    if bias_table is not None:
+        bias_arg = bias_table
+    elif fold_axis is not None:
         plain = np.zeros(out.shape[3], np.int32) if bias is None else np.asarray(bias.data, np.int32).reshape(-1)
         folded = fold_input_offset(None if bias is None else bias.data, weights.data, quant["input_offset"],
                                    channel_axis=fold_axis)
@@ -265,10 +269,8 @@ def lower_depthwise(ctx):
         return _conv_call(ctx, "tinyaot_depthwise_mult_s8", "struct tinyaot_depthwise_conv2d_params",
                           inp, weights, bias, out, {"depth_multiplier": multiplier}, fold_axis=3, plain_too=True)
     table, packed_sums = _depthwise_bias(bias, weights.data, -inp.zero_point)
-    [call] = _conv_call(ctx, "tinyaot_depthwise_conv2d_s8", "struct tinyaot_depthwise_conv2d_params",
-                        inp, weights, bias, out, {"depth_multiplier": multiplier, "packed_sums": packed_sums})
-    call.args[5] = table
-    return [call]
+    return _conv_call(ctx, "tinyaot_depthwise_conv2d_s8", "struct tinyaot_depthwise_conv2d_params", inp, weights,
+                      bias, out, {"depth_multiplier": multiplier, "packed_sums": packed_sums}, bias_table=table)
 
 
 def _depthwise_bias(bias, weights, input_offset):
