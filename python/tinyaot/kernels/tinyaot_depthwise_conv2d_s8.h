@@ -233,10 +233,10 @@ static void tinyaot_depthwise_conv2d_s8(const struct tinyaot_depthwise_conv2d_pa
     const int32_t per_channel = p->per_channel;
     const struct tinyaot_channel_requant r = tinyaot_channel_requant_of(multiplier, shift, per_channel,
                                                                         output_offset, act_min, act_max);
-    /* Pairs of 3x3 windows, stride 1 or 2: where both lie inside the input. */
+    /* Pairs of 3x3 windows, stride 1 or 2, from the folded bias (where: tinyaot_depthwise_pixel_pair3x3). */
     const int32_t packed_sums = p->packed_sums;
-    const int pairs = TINYAOT_PIXEL_PAIRS && packed_sums && mult == 1 && output_ch <= TINYAOT_PAIR_MAX_CH && p->filter_h == 3 &&
-                      p->filter_w == 3 && p->dilation_h == 1 && p->dilation_w == 1 &&
+    const int pairs = TINYAOT_PIXEL_PAIRS && packed_sums && mult == 1 && output_ch <= TINYAOT_PAIR_MAX_CH &&
+                      p->filter_h == 3 && p->filter_w == 3 && p->dilation_h == 1 && p->dilation_w == 1 &&
                       (p->stride_w == 1 || p->stride_w == 2);
     int32_t b, oy, ox, ic, m, oc, k;
 
