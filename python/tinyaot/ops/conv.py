@@ -163,7 +163,7 @@ def _conv_call(ctx, kernel, ctype, inp, weights, bias, out, own_fields, fold_axi
     if bias_table is not None:
         bias_arg = bias_table
     elif fold_axis is not None:
-        plain = np.zeros(out.shape[3], np.int32) if bias is None else np.asarray(bias.data, np.int32).reshape(-1)
+        plain = _plain_bias(bias, out.shape[3])
         folded = fold_input_offset(None if bias is None else bias.data, weights.data, quant["input_offset"],
                                    channel_axis=fold_axis)
         bias_arg = ParamArray("int32_t", np.concatenate([folded, plain]) if plain_too else folded)
@@ -273,6 +273,11 @@ def lower_depthwise(ctx):
                       bias, out, {"depth_multiplier": multiplier, "packed_sums": packed_sums}, bias_table=table)
 
 
+def _plain_bias(bias, out_ch):
+    """The model's bias as int32 values, zeros where the operator has none."""
+    return np.zeros(out_ch, np.int32) if bias is None else np.asarray(bias.data, np.int32).reshape(-1)
+
+
 def _depthwise_bias(bias, weights, input_offset):
     """tinyaot_depthwise_conv2d_s8's bias table and its packed_sums field: the bias with the
     input offset folded in, then each output channel's weight sum as int16, two to an int32
@@ -282,8 +287,7 @@ def _depthwise_bias(bias, weights, input_offset):
     out_ch = weights.shape[3]
     sums = np.asarray(weights, np.int64).reshape(-1, out_ch).sum(axis=0)
     if sums.min() < -32768 or sums.max() > 32767:
-        plain = np.zeros(out_ch, np.int32) if bias is None else np.asarray(bias.data, np.int32).reshape(-1)
-        return ParamArray("int32_t", plain), 0
+        return ParamArray("int32_t", _plain_bias(bias, out_ch)), 0
     halves = np.concatenate([sums, np.zeros(out_ch % 2, np.int64)]) & 0xFFFF
     words = wrap_int32(halves[0::2] | halves[1::2] << 16)
     folded = fold_input_offset(None if bias is None else bias.data, weights, input_offset, channel_axis=3)
