@@ -226,13 +226,10 @@ static void tinyaot_depthwise_conv2d_s8(const struct tinyaot_depthwise_conv2d_pa
     const int32_t tap_step_x = p->dilation_w * p->input_ch;
     const int32_t tap_step_y = p->dilation_h * p->input_w * p->input_ch;
     const int32_t filter_row = p->filter_w * output_ch;
-    /* Locals, not p->...: output is int8_t, which may alias anything, so the
+    /* A local, not p->...: output is int8_t, which may alias anything, so the
        compiler would reload every field of p after each output store. */
-    const int32_t output_offset = p->output_offset;
-    const int32_t act_min = p->act_min, act_max = p->act_max;
-    const int32_t per_channel = p->per_channel;
-    const struct tinyaot_channel_requant r = tinyaot_channel_requant_of(multiplier, shift, per_channel,
-                                                                        output_offset, act_min, act_max);
+    const struct tinyaot_channel_requant r = tinyaot_channel_requant_of(multiplier, shift, p->per_channel,
+                                                                        p->output_offset, p->act_min, p->act_max);
     /* Pairs of 3x3 windows, stride 1 or 2, from the folded bias (where: tinyaot_depthwise_pixel_pair3x3). */
     const int32_t packed_sums = p->packed_sums;
     const int pairs = TINYAOT_PIXEL_PAIRS && packed_sums && mult == 1 && output_ch <= TINYAOT_PAIR_MAX_CH &&
@@ -296,9 +293,7 @@ static void tinyaot_depthwise_conv2d_s8(const struct tinyaot_depthwise_conv2d_pa
                                                          tap_step_y, output_ch, filter_row, offset, acc);
                     }
                     for (k = 0; k < 4; k++) {
-                        const int32_t ch = per_channel ? oc + k : 0;
-                        output[oc + k] = tinyaot_requantize_s8(acc[k], multiplier[ch], shift[ch], output_offset,
-                                                               act_min, act_max);
+                        output[oc + k] = tinyaot_channel_requantize_s8(&r, oc + k, acc[k]);
                     }
                     if (in_step) {
                         ic += 4;
@@ -308,7 +303,6 @@ static void tinyaot_depthwise_conv2d_s8(const struct tinyaot_depthwise_conv2d_pa
                     }
                 }
                 for (; oc < output_ch; oc++) {
-                    const int32_t ch = per_channel ? oc : 0;
                     int32_t acc1[4];
                     acc1[0] = bias[oc];
                     if (plain) {
@@ -316,8 +310,7 @@ static void tinyaot_depthwise_conv2d_s8(const struct tinyaot_depthwise_conv2d_pa
                     }
                     acc1[0] += tinyaot_depthwise_window1(window + ic, w_window + oc, rows, cols, tap_step_x,
                                                          tap_step_y, output_ch, filter_row, offset);
-                    output[oc] = tinyaot_requantize_s8(acc1[0], multiplier[ch], shift[ch], output_offset, act_min,
-                                                       act_max);
+                    output[oc] = tinyaot_channel_requantize_s8(&r, oc, acc1[0]);
                     if (++m == mult) {
                         m = 0;
                         ic++;
