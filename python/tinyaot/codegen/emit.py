@@ -1,6 +1,7 @@
 """Writes a compiled model as a self-contained folder of C (and its plan as JSON)."""
 
 import json
+import re
 from importlib import resources
 from pathlib import Path
 
@@ -112,6 +113,7 @@ class _CodegenContext:
         self.table_bytes = {}  # symbol -> bytes of each per-channel table (folded biases, multipliers)
         self.relaid_bytes = {}  # symbol -> bytes of each weights tensor re-laid out for its kernel
         self.headers = set()
+        self.instances = set()  # KernelCall.instances of every call
         self.symbols = {}  # id of a ParamStruct or ParamArray -> its C expression, once emitted
         self.struct_fields = {}  # operator index -> {symbol: fields}: what the code is specialised on
         self.blob = blob.BlobLayout() if model.options.weights == "blob" else None
@@ -147,6 +149,7 @@ class _CodegenContext:
 
     def _call(self, op, suffix, scratch_base, call):
         self.headers.add(call.header_file)
+        self.instances.update(call.instances)
         args = [self._arg(op, suffix, scratch_base, k, a) for k, a in enumerate(call.args)]
         return f"{call.kernel}({', '.join(args)});"
 
@@ -334,6 +337,8 @@ class _CodegenContext:
             "arena_section": opts.arena_section, "inputs_in_arena": opts.inputs_in_arena,
             "arena_group": opts.arena_group,
             "kernels": kernel_headers(self.headers),
+            # Guarded, so that models compiled in one translation unit define each once.
+            "instances": [(re.sub(r"\W+", "_", i).strip("_").upper(), i) for i in sorted(self.instances)],
             "cmsis_nn_arch": (CPU_ARCH[opts.cpu] if cmsis_nn.HEADER in self.headers else None),
             "cpu": opts.cpu,
             "weights": self._weights(), "params": self.params, "steps": self.steps,

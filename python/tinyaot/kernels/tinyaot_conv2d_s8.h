@@ -12,6 +12,21 @@
 
 #include "tinyaot_common.h"
 
+/*
+ * How a window's taps are walked: rows of cols runs, each run of `run`
+ * contiguous input values (a tap's channels, or a whole row of taps when
+ * adjacent taps are adjacent pixels' every channel), runs in_x apart, rows in_y;
+ * offset: what is added to each input value (the input offset, or 0 where the
+ * bias has it folded in).
+ */
+struct tinyaot_conv2d_walk {
+    int32_t cols, run, in_x, in_y, offset;
+};
+
+/* The pair loop a convolution's parameters name (see TINYAOT_CONV2D_PAIR4_STEP below). */
+typedef void (*tinyaot_conv2d_pair4_fn)(const int8_t *in, const int8_t *w, int32_t rows,
+                                        const struct tinyaot_conv2d_walk *k, int32_t acc[8]);
+
 struct tinyaot_conv2d_params {
     int32_t batches;
     int32_t input_h, input_w, input_ch;
@@ -28,18 +43,9 @@ struct tinyaot_conv2d_params {
     int32_t act_min;
     int32_t act_max;
     int32_t per_channel;        /* 1: multiplier/shift per output channel, 0: one for all */
+    tinyaot_conv2d_pair4_fn pair4;  /* whole windows of pixel pairs, or NULL: one pixel at a time */
 };
 
-/*
- * How a window's taps are walked: rows of cols runs, each run of `run`
- * contiguous input values (a tap's channels, or a whole row of taps when
- * adjacent taps are adjacent pixels' every channel), runs in_x apart, rows in_y;
- * offset: what is added to each input value (the input offset, or 0 where the
- * bias has it folded in).
- */
-struct tinyaot_conv2d_walk {
-    int32_t cols, run, in_x, in_y, offset;
-};
 
 /*
  * Four filters' sums of w * (x + k->offset) over rows x k->cols runs, added to
@@ -123,12 +129,28 @@ static TINYAOT_ALWAYS_INLINE void tinyaot_conv2d_pair4_sums(const int8_t *in, in
     acc[4] = b0, acc[5] = b1, acc[6] = b2, acc[7] = b3;
 }
 
-/* Whole windows, the input offset folded into the bias. */
-static TINYAOT_NOINLINE void tinyaot_conv2d_pair4(const int8_t *in, int32_t pixel_step, const int8_t *w,
-                                                  int32_t rows, const struct tinyaot_conv2d_walk *k, int32_t acc[8])
-{
-    tinyaot_conv2d_pair4_sums(in, pixel_step, w, rows, k, 0, acc);
-}
+/*
+ * TINYAOT_CONV2D_PAIR4_STEP(step) defines the pairs' loop over whole windows (the input
+ * offset folded into the bias) for pairs whose inputs lie `step` bytes apart (stride_w *
+ * input_ch), and TINYAOT_CONV2D_PAIR4(step) names it for a convolution's p->pair4: the
+ * generated code has one for each distance its convolutions take. A constant distance
+ * is an immediate offset in the second pixel's loads, which leaves the loop a register
+ * (Cortex-M3: 17 instructions per 8 multiply-accumulates instead of 18 with the loop's
+ * end spilled). NULL on cores without pixel pairs.
+ */
+#if TINYAOT_PIXEL_PAIRS
+#define TINYAOT_CONV2D_PAIR4_STEP(step)                                                                         \
+    static TINYAOT_NOINLINE void tinyaot_conv2d_pair4_##step(const int8_t *in, const int8_t *w, int32_t rows, \
+                                                             const struct tinyaot_conv2d_walk *k,           \
+                                                             int32_t acc[8])                                 \
+    {                                                                                                        \
+        tinyaot_conv2d_pair4_sums(in, step, w, rows, k, 0, acc);                                             \
+    }
+#define TINYAOT_CONV2D_PAIR4(step) tinyaot_conv2d_pair4_##step
+#else
+#define TINYAOT_CONV2D_PAIR4_STEP(step)
+#define TINYAOT_CONV2D_PAIR4(step) NULL
+#endif
 
 /* Windows cut by the top or bottom border, the input offset added per input value. */
 static TINYAOT_NOINLINE void tinyaot_conv2d_pair4_offset(const int8_t *in, int32_t pixel_step, const int8_t *w,
@@ -194,6 +216,7 @@ static void tinyaot_conv2d_pixels(const struct tinyaot_conv2d_params *p, const s
     const struct tinyaot_channel_requant rq = *r;
     const struct tinyaot_conv2d_window win = *v;
     const int32_t groups = p->groups, output_ch = p->output_ch;
+    const tinyaot_conv2d_pair4_fn pair4 = p->pair4;
     const int folded = pixels == 2 && !win.border;
     const int32_t *plain_bias = bias + output_ch;
     const int32_t *start = folded ? bias : plain_bias;
@@ -211,7 +234,7 @@ static void tinyaot_conv2d_pixels(const struct tinyaot_conv2d_params *p, const s
                 acc[j] = acc[4 + j] = start[oc + j];
             }
             if (folded) {
-                tinyaot_conv2d_pair4(group_window, pixel_step, w, win.rows, &win.k, acc);
+                pair4(group_window, w, win.rows, &win.k, acc);
             } else if (pixels == 2) {
                 tinyaot_conv2d_pair4_offset(group_window, pixel_step, w, win.rows, &win.k, acc);
             } else {
@@ -245,9 +268,9 @@ static void tinyaot_conv2d_pixels(const struct tinyaot_conv2d_params *p, const s
  * [filter_h][filter_w][filter_ch] rows; bias: output_ch values with the input
  * offset folded in (bias + input_offset * sum(w)), then output_ch plain ones
  * (0 without a bias). Output pixels in raster order, two at a time where both
- * windows have every column inside the input (on cores with registers for it,
- * up to TINYAOT_PAIR_MAX_CH filters), each block of filters written after
- * it has read its pixel's window.
+ * windows have every column inside the input (with p->pair4, up to
+ * TINYAOT_PAIR_MAX_CH filters), each block of filters written after it has
+ * read its pixel's window.
  */
 static void tinyaot_conv2d_s8(const struct tinyaot_conv2d_params *p,
                               const int32_t *multiplier, const int32_t *shift,
@@ -263,7 +286,7 @@ static void tinyaot_conv2d_s8(const struct tinyaot_conv2d_params *p,
     /* Adjacent taps are adjacent pixels' every channel: a window row is one run. */
     const int contiguous = tap_step_x == filter_ch;
     const int32_t output_ch = p->output_ch;
-    const int pairs = TINYAOT_PIXEL_PAIRS && output_ch <= TINYAOT_PAIR_MAX_CH;
+    const int pairs = p->pair4 != NULL && output_ch <= TINYAOT_PAIR_MAX_CH;
     struct tinyaot_conv2d_window v;
     const struct tinyaot_channel_requant r = tinyaot_channel_requant_of(multiplier, shift, p->per_channel,
                                                                         p->output_offset, p->act_min, p->act_max);

@@ -46,7 +46,7 @@ def lower_band_fc(graph, fusion, conv_calls, fc_calls):
     return [BandLoop(
         kernel=f"{conv.kernel}+tinyaot_band_fc_s8", params=params, window=window, rows=fusion.rows,
         before=[KernelCall("tinyaot_band_fc_start_s8", [fc_params, bias, accumulators], header=header)],
-        body=[KernelCall(conv.kernel, band_conv, header=conv.header),
+        body=[KernelCall(conv.kernel, band_conv, header=conv.header, instances=conv.instances),
               KernelCall("tinyaot_band_fc_accumulate_s8", [
                   fc_params, band, f"row * {out_row}", f"band.output_h * {out_row}", weights, accumulators],
                   header=header)],

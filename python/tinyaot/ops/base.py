@@ -57,6 +57,9 @@ class KernelCall:
     # [(input tensor, output tensor, D)]: from the kernel's read/write order, the output may
     # share bytes with the input when it starts at most D bytes after it (see ops/overlap.py).
     overlaps: list = field(default_factory=list)
+    # File-scope C the call's parameters name: kernel loops instantiated for this model's
+    # shapes (e.g. TINYAOT_CONV2D_PAIR4_STEP(16)).
+    instances: list = field(default_factory=list)
 
     @property
     def header_file(self):

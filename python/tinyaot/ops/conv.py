@@ -143,7 +143,7 @@ def _check_io(ctx):
 
 
 def _conv_call(ctx, kernel, ctype, inp, weights, bias, out, own_fields, fold_axis=None, plain_too=False,
-               bias_table=None):
+               bias_table=None, instances=()):
     """The parameters and call CONV_2D and DEPTHWISE_CONV_2D share: sizes, window
     geometry and quantization around the kernel's `own_fields` (both filter
     layouts keep height and width on axes 1 and 2). With `fold_axis` (the output
@@ -179,7 +179,7 @@ def _conv_call(ctx, kernel, ctype, inp, weights, bias, out, own_fields, fold_axi
         filter_arg = TensorRef(weights.index)
     return [KernelCall(kernel, [
         params, multipliers, shifts, TensorRef(inp.index), filter_arg, bias_arg, TensorRef(out.index),
-    ], overlaps=overlaps)]
+    ], overlaps=overlaps, instances=list(instances))]
 
 
 def _conv_1x1_call(ctx, inp, weights, bias, out):
@@ -240,9 +240,12 @@ def lower_conv(ctx):
         return _conv_1x1_call(ctx, inp, weights, bias, out)
     if in_ch == 1 and depthwise_mult_fits(weights):
         return _conv_one_channel_call(ctx, inp, weights, bias, out)
+    # The pairs' loop for this distance between a pair's inputs (tinyaot_conv2d_s8.h).
+    pixel_step = ctx.op.options.get("stride_w", 1) * in_ch
     return _conv_call(ctx, "tinyaot_conv2d_s8", "struct tinyaot_conv2d_params", inp, weights, bias, out, {
         "filter_ch": filter_ch, "groups": groups, "filters_per_group": out_ch // groups, "output_ch": out_ch,
-    }, fold_axis=0, plain_too=True)
+        "pair4": f"TINYAOT_CONV2D_PAIR4({pixel_step})",
+    }, fold_axis=0, plain_too=True, instances=[f"TINYAOT_CONV2D_PAIR4_STEP({pixel_step})"])
 
 
 def lower_depthwise(ctx):
