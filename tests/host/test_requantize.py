@@ -1,8 +1,9 @@
 """tinyaot_requantize (one pass on magnitudes, 32-bit multiplies on cores without a
 long multiply: three where they settle the result, else four) is bit-exact with TFLite's
 two-step reference, on both code paths, under ASan/UBSan: every shift x edge values
-crossed, rounding ties, 2 million random cases; so is the per-tensor fold of both roundings
-and the output zero point into one 64-bit multiply-accumulate (tinyaot_tensor_requant_of)."""
+crossed, rounding ties, 2 million random cases; so are the per-tensor fold of both roundings
+and the output zero point into one 64-bit multiply-accumulate (tinyaot_tensor_requant_of)
+and the per-channel one (tinyaot_channel_requant_folds)."""
 
 import shutil
 import subprocess
@@ -26,6 +27,8 @@ def test_requantize_matches_the_two_step_reference(tmp_path, long_multiply):
     result = subprocess.run([str(exe), "2000000"], capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
     # Every case whose multiplier is >= 0 and right shift 1..23 also goes through the
-    # per-tensor fold, at six output zero points; without a long multiply it never applies.
-    folded = 4469622 if long_multiply else 0
-    assert result.stdout.strip() == f"2825903 cases, all equal; {folded} through the per-tensor fold"
+    # per-tensor fold, at six output zero points, and right shift 2..24 through the
+    # per-channel fold at the five int8 ones; without a long multiply neither applies.
+    folded, channel_folded = (4469622, 3725520) if long_multiply else (0, 0)
+    assert result.stdout.strip() == (f"2825903 cases, all equal; {folded} through the per-tensor fold, "
+                                     f"{channel_folded} through the per-channel fold")

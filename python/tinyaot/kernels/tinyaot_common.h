@@ -342,6 +342,68 @@ static TINYAOT_ALWAYS_INLINE void tinyaot_channel_requantize2_s8(const struct ti
 }
 
 /*
+ * Per output channel, the fold of tinyaot_requantize_folded goes one step further
+ * where every channel's multiplier is >= 0 and right shift r is 2..24: with h the
+ * high word of x * m + nudge, ((h >> (r-2)) + 1 + 2z) >> 1 is (h + K) >> (r-1) with
+ * K = (1 + 2z) * 2^(r-2) (nested floor division), and K goes into the multiply-
+ * accumulate's high word. m >= 0 gives the product x's sign, so the nudge is
+ * 0x40000000 with x's sign bit. Exact while |h + K| < 2^31: |h| <= 2^30 and
+ * |K| <= 255 * 2^22 for z in [-128, 127] (tests/host/test_requantize.py).
+ * 1 where that holds for the first `channels` channels of r (one where r has
+ * one multiplier for all): a kernel tests it once per call, not per output.
+ */
+static inline int32_t tinyaot_channel_requant_folds(const struct tinyaot_channel_requant *r, int32_t channels)
+{
+#if TINYAOT_LONG_MULTIPLY
+    int32_t c;
+    if (r->output_offset < -128 || r->output_offset > 127) {
+        return 0;
+    }
+    channels = r->channel_mask ? channels : 1;
+    for (c = 0; c < channels; c++) {
+        if (r->multiplier[c] < 0 || r->shift[c] > -2 || r->shift[c] < -24) {
+            return 0;
+        }
+    }
+    return 1;
+#else
+    (void)r, (void)channels;
+    return 0;
+#endif
+}
+
+#if TINYAOT_LONG_MULTIPLY
+/* x's requantization plus output offset before the clamp, for high = K and
+   high_shift = r - 1 above. */
+static TINYAOT_ALWAYS_INLINE int32_t tinyaot_requantize_channel_folded(int32_t x, int32_t multiplier, int32_t high,
+                                                                       int32_t high_shift)
+{
+    const int32_t nudge = (int32_t)(((uint32_t)x & 0x80000000u) | 0x40000000u);
+    const int64_t sum = (int64_t)x * multiplier + nudge + (int64_t)high * ((int64_t)1 << 32);
+    return (int32_t)(sum >> 32) >> high_shift;
+}
+#endif
+
+/* tinyaot_channel_requantize2_s8 where tinyaot_channel_requant_folds returned 1. */
+static TINYAOT_ALWAYS_INLINE void tinyaot_channel_requantize2_folded_s8(const struct tinyaot_channel_requant *r,
+                                                                        int32_t oc, int32_t a, int32_t b,
+                                                                        int8_t *out_a, int8_t *out_b)
+{
+#if TINYAOT_LONG_MULTIPLY
+    const int32_t ch = oc & r->channel_mask;
+    const int32_t multiplier = r->multiplier[ch];
+    const int32_t high_shift = ~r->shift[ch];  /* -shift - 1 */
+    const int32_t high = (int32_t)((uint32_t)(1 + 2 * r->output_offset) << high_shift) >> 1;
+    const int32_t qa = tinyaot_requantize_channel_folded(a, multiplier, high, high_shift);
+    const int32_t qb = tinyaot_requantize_channel_folded(b, multiplier, high, high_shift);
+    *out_a = (int8_t)tinyaot_clamp_i32(qa, r->act_min, r->act_max);
+    *out_b = (int8_t)tinyaot_clamp_i32(qb, r->act_min, r->act_max);
+#else
+    tinyaot_channel_requantize2_s8(r, oc, a, b, out_a, out_b);
+#endif
+}
+
+/*
  * The taps k in [*first, *end) of a filter window whose input position
  * origin + k * dilation lies inside [0, size): what the reference kernels test
  * tap by tap, worked out once per output pixel. Returns the input position of

@@ -25,29 +25,44 @@ struct tinyaot_conv2d_1x1_params {
 
 #if TINYAOT_PIXEL_PAIRS
 /*
+ * Channels oc .. oc + n - 1 of a pixel pair, pixel 0's sums in acc[k] and pixel 1's
+ * in acc[4 + k]: the pair's rare ways out (a requantization that does not fold, the
+ * output_ch % 4 channels after the blocks) in one function out of line, for flash.
+ */
+static TINYAOT_NOINLINE void tinyaot_conv2d_1x1_requantize_pair(const struct tinyaot_channel_requant *r, int32_t oc,
+                                                                int32_t n, const int32_t acc[8], int8_t *out0,
+                                                                int8_t *out1)
+{
+    int32_t k;
+    for (k = 0; k < n; k++) {
+        tinyaot_channel_requantize2_s8(r, oc + k, acc[k], acc[4 + k], &out0[oc + k], &out1[oc + k]);
+    }
+}
+
+/*
  * Every output channel of two output pixels (in0, in1; for an odd pixel out the
  * caller passes the same pixel twice), four channels at a time: each input value
  * loaded serves four products, each weight two. filter: per block of four output
  * channels [input_ch][4], the four weights side by side (re-laid out by the
- * lowering); the output_ch % 4 channels after the blocks as plain rows.
+ * lowering); the output_ch % 4 channels after the blocks as plain rows. r: the
+ * kernel's requantization, set up once per call (by value: a pointer to it would be
+ * re-read after every int8 store); folds: tinyaot_channel_requant_folds of it.
  */
 static void tinyaot_conv2d_1x1_pixel_pair(const struct tinyaot_conv2d_1x1_params *p,
-                                          const int32_t *multiplier, const int32_t *shift,
+                                          const struct tinyaot_channel_requant r, int32_t folds,
                                           const int8_t *in0, const int8_t *in1, const int8_t *filter,
                                           const int32_t *bias, int8_t *out0, int8_t *out1)
 {
     const int32_t depth = p->input_ch;
     const int32_t output_ch = p->output_ch;
     const int32_t blocked = output_ch - output_ch % 4;
-    const struct tinyaot_channel_requant r = tinyaot_channel_requant_of(multiplier, shift, p->per_channel,
-                                                                        p->output_offset, p->act_min, p->act_max);
-    int32_t oc, ic, k;
+    int32_t acc[8];  /* for tinyaot_conv2d_1x1_requantize_pair */
+    int32_t oc, ic;
     for (oc = 0; oc < blocked; oc += 4) {
         const int8_t *w = filter + oc * depth;
         /* a<channel> for pixel 0, b<channel> for pixel 1 */
         int32_t a0 = bias[oc], a1 = bias[oc + 1], a2 = bias[oc + 2], a3 = bias[oc + 3];
         int32_t b0 = a0, b1 = a1, b2 = a2, b3 = a3;
-        int32_t acc[8];
         for (ic = 0; ic < depth; ic++) {
             const int32_t x0 = in0[ic], x1 = in1[ic];
             const int32_t w0 = w[0], w1 = w[1], w2 = w[2], w3 = w[3];
@@ -61,11 +76,17 @@ static void tinyaot_conv2d_1x1_pixel_pair(const struct tinyaot_conv2d_1x1_params
             b3 += w3 * x1;
             w += 4;
         }
-        acc[0] = a0, acc[1] = a1, acc[2] = a2, acc[3] = a3;
-        acc[4] = b0, acc[5] = b1, acc[6] = b2, acc[7] = b3;
-        for (k = 0; k < 4; k++) {
-            tinyaot_channel_requantize2_s8(&r, oc + k, acc[k], acc[4 + k], &out0[oc + k], &out1[oc + k]);
+        if (TINYAOT_RARELY(!folds)) {
+            acc[0] = a0, acc[1] = a1, acc[2] = a2, acc[3] = a3;
+            acc[4] = b0, acc[5] = b1, acc[6] = b2, acc[7] = b3;
+            tinyaot_conv2d_1x1_requantize_pair(&r, oc, 4, acc, out0, out1);
+            continue;
         }
+        /* the sums straight from their registers */
+        tinyaot_channel_requantize2_folded_s8(&r, oc, a0, b0, &out0[oc], &out1[oc]);
+        tinyaot_channel_requantize2_folded_s8(&r, oc + 1, a1, b1, &out0[oc + 1], &out1[oc + 1]);
+        tinyaot_channel_requantize2_folded_s8(&r, oc + 2, a2, b2, &out0[oc + 2], &out1[oc + 2]);
+        tinyaot_channel_requantize2_folded_s8(&r, oc + 3, a3, b3, &out0[oc + 3], &out1[oc + 3]);
     }
     for (; oc < output_ch; oc++) {
         const int8_t *w0 = filter + oc * depth;
@@ -74,7 +95,8 @@ static void tinyaot_conv2d_1x1_pixel_pair(const struct tinyaot_conv2d_1x1_params
             acc00 += (int32_t)w0[ic] * in0[ic];
             acc01 += (int32_t)w0[ic] * in1[ic];
         }
-        tinyaot_channel_requantize2_s8(&r, oc, acc00, acc01, &out0[oc], &out1[oc]);
+        acc[0] = acc00, acc[4] = acc01;
+        tinyaot_conv2d_1x1_requantize_pair(&r, oc, 1, acc, out0, out1);
     }
 }
 #else
@@ -161,6 +183,11 @@ static void tinyaot_conv2d_1x1_s8(const struct tinyaot_conv2d_1x1_params *p,
     const int32_t pixels = p->output_h * p->output_w;
     const int32_t output_ch = p->output_ch;
     int32_t b, n;
+#if TINYAOT_PIXEL_PAIRS
+    const struct tinyaot_channel_requant r = tinyaot_channel_requant_of(multiplier, shift, p->per_channel,
+                                                                        p->output_offset, p->act_min, p->act_max);
+    const int32_t folds = tinyaot_channel_requant_folds(&r, output_ch);
+#endif
 
     for (b = 0; b < p->batches; b++) {
         const int8_t *in0 = input + b * p->input_h * p->input_w * p->input_ch;
@@ -173,7 +200,7 @@ static void tinyaot_conv2d_1x1_s8(const struct tinyaot_conv2d_1x1_params *p,
                 in1 = tinyaot_conv2d_1x1_next(p, in0, &ox);
                 out1 = output + output_ch;
             }
-            tinyaot_conv2d_1x1_pixel_pair(p, multiplier, shift, in0, in1, filter, bias, output, out1);
+            tinyaot_conv2d_1x1_pixel_pair(p, r, folds, in0, in1, filter, bias, output, out1);
             in0 = tinyaot_conv2d_1x1_next(p, in1, &ox);
             output = out1 + output_ch;
         }

@@ -29,7 +29,7 @@ static int32_t reference(int32_t x, int32_t multiplier, int32_t shift)
         tinyaot_sat_rounding_doubling_high_mul((int32_t)((uint32_t)x << left_shift), multiplier), right_shift);
 }
 
-static unsigned long compared, folded;
+static unsigned long compared, folded, channel_folded;
 
 /* Output zero points across the int8 range, and one past it (the fold's limit). */
 static const int32_t zero_points[] = {0, -128, 127, 128, 5, -37};
@@ -53,6 +53,37 @@ static void check_fold(int32_t x, int32_t multiplier, int32_t shift, int32_t wan
             exit(1);
         }
     }
+}
+
+/* The per-channel fold (tinyaot_channel_requant_folds, tinyaot_channel_requantize2_folded_s8)
+   where it applies, at int8 output zero points (128 is past its limit): before the clamp, then
+   through the two-output function with x's neighbour, clamped to int8. */
+static void check_channel_fold(int32_t x, int32_t multiplier, int32_t shift, int32_t want)
+{
+#if TINYAOT_LONG_MULTIPLY
+    int z;
+    for (z = 0; z < (int)(sizeof(zero_points) / sizeof(zero_points[0])); z++) {
+        const struct tinyaot_channel_requant r = tinyaot_channel_requant_of(&multiplier, &shift, 0, zero_points[z],
+                                                                            -128, 127);
+        int32_t got;
+        int8_t out[2];
+        if (!tinyaot_channel_requant_folds(&r, 1)) {
+            continue;
+        }
+        got = tinyaot_requantize_channel_folded(x, multiplier, (1 + 2 * zero_points[z]) * (1 << (-shift - 2)), ~shift);
+        channel_folded++;
+        tinyaot_channel_requantize2_folded_s8(&r, 0, x, x ^ 1, &out[0], &out[1]);
+        if (got != want + zero_points[z] || out[0] != tinyaot_clamp_i32(got, -128, 127) ||
+            out[1] != tinyaot_clamp_i32(reference(x ^ 1, multiplier, shift) + zero_points[z], -128, 127)) {
+            printf("DIFFERS: x=%ld multiplier=%ld shift=%ld zero point %ld: reference %ld, channel fold %ld\n",
+                   (long)x, (long)multiplier, (long)shift, (long)zero_points[z], (long)(want + zero_points[z]),
+                   (long)got);
+            exit(1);
+        }
+    }
+#else
+    (void)x, (void)multiplier, (void)shift, (void)want;
+#endif
 }
 
 /* tinyaot_requantize_s8 (the output zero point added, clamped to int8) at those zero points,
@@ -85,6 +116,7 @@ static void check(int32_t x, int32_t multiplier, int32_t shift)
         exit(1);
     }
     check_fold(x, multiplier, shift, want);
+    check_channel_fold(x, multiplier, shift, want);
     check_s8(x, multiplier, shift, want);
 }
 
@@ -134,6 +166,7 @@ int main(int argc, char **argv)
         }
         check(x, m, shift);
     }
-    printf("%lu cases, all equal; %lu through the per-tensor fold\n", compared, folded);
+    printf("%lu cases, all equal; %lu through the per-tensor fold, %lu through the per-channel fold\n", compared,
+           folded, channel_folded);
     return 0;
 }
