@@ -10,6 +10,8 @@
 #ifndef TINYAOT_CONV2D_S8_H
 #define TINYAOT_CONV2D_S8_H
 
+#include <stddef.h>
+
 #include "tinyaot_common.h"
 
 /*
@@ -21,6 +23,7 @@
  */
 struct tinyaot_conv2d_walk {
     int32_t cols, run, in_x, in_y, offset;
+    int32_t pixel_step;         /* from a pair's first input to its second's */
 };
 
 /* The pair loop a convolution's parameters name (see TINYAOT_CONV2D_PAIR4_STEP below). */
@@ -136,7 +139,9 @@ static TINYAOT_ALWAYS_INLINE void tinyaot_conv2d_pair4_sums(const int8_t *in, in
  * generated code has one for each distance its convolutions take. A constant distance
  * is an immediate offset in the second pixel's loads, which leaves the loop a register
  * (Cortex-M3: 17 instructions per 8 multiply-accumulates instead of 18 with the loop's
- * end spilled). NULL on cores without pixel pairs.
+ * end spilled). TINYAOT_CONV2D_PAIR4(any) reads the distance from k->pixel_step: for
+ * distances below 4, where GCC 12 carries the second pixel's values over to the first's
+ * in registers and spills three sums (24 instructions). NULL on cores without pixel pairs.
  */
 #if TINYAOT_PIXEL_PAIRS
 #define TINYAOT_CONV2D_PAIR4_STEP(step)                                                                         \
@@ -147,17 +152,21 @@ static TINYAOT_ALWAYS_INLINE void tinyaot_conv2d_pair4_sums(const int8_t *in, in
         tinyaot_conv2d_pair4_sums(in, step, w, rows, k, 0, acc);                                             \
     }
 #define TINYAOT_CONV2D_PAIR4(step) tinyaot_conv2d_pair4_##step
+static TINYAOT_NOINLINE void tinyaot_conv2d_pair4_any(const int8_t *in, const int8_t *w, int32_t rows,
+                                                      const struct tinyaot_conv2d_walk *k, int32_t acc[8])
+{
+    tinyaot_conv2d_pair4_sums(in, k->pixel_step, w, rows, k, 0, acc);
+}
 #else
 #define TINYAOT_CONV2D_PAIR4_STEP(step)
 #define TINYAOT_CONV2D_PAIR4(step) NULL
 #endif
 
 /* Windows cut by the top or bottom border, the input offset added per input value. */
-static TINYAOT_NOINLINE void tinyaot_conv2d_pair4_offset(const int8_t *in, int32_t pixel_step, const int8_t *w,
-                                                         int32_t rows, const struct tinyaot_conv2d_walk *k,
-                                                         int32_t acc[8])
+static TINYAOT_NOINLINE void tinyaot_conv2d_pair4_offset(const int8_t *in, const int8_t *w, int32_t rows,
+                                                         const struct tinyaot_conv2d_walk *k, int32_t acc[8])
 {
-    tinyaot_conv2d_pair4_sums(in, pixel_step, w, rows, k, k->offset, acc);
+    tinyaot_conv2d_pair4_sums(in, k->pixel_step, w, rows, k, k->offset, acc);
 }
 
 /* One filter's sum of w * (x + k->offset) over a window, w a plain [taps][filter_ch] row. */
@@ -211,7 +220,7 @@ static void tinyaot_conv2d_pixels(const struct tinyaot_conv2d_params *p, const s
     const int32_t blocked = filters_per_group - filters_per_group % 4;
     const int32_t filter_row = p->filter_w * filter_ch;
     const int32_t filter_size = p->filter_h * filter_row;
-    const int32_t pixel_step = p->stride_w * p->input_ch;
+    const int32_t pixel_step = v->k.pixel_step;
     /* Copies: the int8_t output stores may alias anything, *p, *r and *v too. */
     const struct tinyaot_channel_requant rq = *r;
     const struct tinyaot_conv2d_window win = *v;
@@ -236,7 +245,7 @@ static void tinyaot_conv2d_pixels(const struct tinyaot_conv2d_params *p, const s
             if (folded) {
                 pair4(group_window, w, win.rows, &win.k, acc);
             } else if (pixels == 2) {
-                tinyaot_conv2d_pair4_offset(group_window, pixel_step, w, win.rows, &win.k, acc);
+                tinyaot_conv2d_pair4_offset(group_window, w, win.rows, &win.k, acc);
             } else {
                 tinyaot_conv2d_window4(group_window, w, win.rows, &win.k, 4 * filter_row, acc);
             }
@@ -294,6 +303,7 @@ static void tinyaot_conv2d_s8(const struct tinyaot_conv2d_params *p,
     v.k.in_x = tap_step_x;
     v.k.in_y = tap_step_y;
     v.k.offset = p->input_offset;
+    v.k.pixel_step = p->stride_w * p->input_ch;
 
     for (b = 0; b < p->batches; b++) {
         const int8_t *in_image = input + b * p->input_h * p->input_w * p->input_ch;

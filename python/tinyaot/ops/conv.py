@@ -240,12 +240,14 @@ def lower_conv(ctx):
         return _conv_1x1_call(ctx, inp, weights, bias, out)
     if in_ch == 1 and depthwise_mult_fits(weights):
         return _conv_one_channel_call(ctx, inp, weights, bias, out)
-    # The pairs' loop for this distance between a pair's inputs (tinyaot_conv2d_s8.h).
+    # The pairs' loop for this distance between a pair's inputs (tinyaot_conv2d_s8.h), the
+    # general one for distances below 4.
     pixel_step = ctx.op.options.get("stride_w", 1) * in_ch
+    pair4, instances = (pixel_step, [f"TINYAOT_CONV2D_PAIR4_STEP({pixel_step})"]) if pixel_step >= 4 else ("any", [])
     return _conv_call(ctx, "tinyaot_conv2d_s8", "struct tinyaot_conv2d_params", inp, weights, bias, out, {
         "filter_ch": filter_ch, "groups": groups, "filters_per_group": out_ch // groups, "output_ch": out_ch,
-        "pair4": f"TINYAOT_CONV2D_PAIR4({pixel_step})",
-    }, fold_axis=0, plain_too=True, instances=[f"TINYAOT_CONV2D_PAIR4_STEP({pixel_step})"])
+        "pair4": f"TINYAOT_CONV2D_PAIR4({pair4})",
+    }, fold_axis=0, plain_too=True, instances=instances)
 
 
 def lower_depthwise(ctx):
