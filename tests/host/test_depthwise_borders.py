@@ -4,7 +4,8 @@ bit-exact with TFLM on the host under ASan/UBSan: inputs 1 to 3 pixels wide or h
 paddings larger than the input, strides 1 and 2 (the 3x3 pixel pairs next to the border),
 the 3x3 pixel pairs whose first or last column lies outside (read as the zero point),
 dilation, per-tensor and per-channel weights, channel counts that are not a multiple of 4
-(the 1-channel remainder), input zero points at both ends of the int8 range,
+(the 1-channel remainder), pairs of more channels than one chunk of sums (up to 128),
+input zero points at both ends of the int8 range,
 multipliers 4 and 8 on windows too large for tinyaot_depthwise_mult_s8 (the general
 kernel's shared-input blocks), and a weight sum beyond int16 (no fold: the plain bias)."""
 
@@ -39,6 +40,8 @@ CASES = [
     ([1, 2, 2, 1], (182, 182), {}, -128, 4),                                # window far past the input
     ([1, 3, 1, 2], (2, 16513), {"stride": (2, 1), "per_channel": False}, 127, 8),
     ([1, 4, 3, 3], (18, 18), {"big_sum": True}, -77, 1),                    # a weight sum beyond int16: unfolded
+    ([1, 3, 6, 40], (3, 3), {}, 7, 1),                                      # pair sums in two chunks, both edges
+    ([1, 4, 7, 128], (3, 3), {"stride": (2, 2), "act": RELU6}, -128, 1),    # the widest pairs: four chunks
 ]
 
 

@@ -86,7 +86,7 @@ static inline int32_t tinyaot_rounding_divide_by_pot(int32_t x, int32_t exponent
 #define TINYAOT_PIXEL_PAIRS 1
 #endif
 #endif
-#define TINYAOT_PAIR_MAX_CH 64
+#define TINYAOT_PAIR_MAX_CH 128
 
 #if TINYAOT_LONG_MULTIPLY
 /*
