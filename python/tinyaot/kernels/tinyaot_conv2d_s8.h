@@ -212,7 +212,7 @@ struct tinyaot_conv2d_window {
  * to each input value (cheaper than taking the skipped taps' weights back out).
  */
 static void tinyaot_conv2d_pixels(const struct tinyaot_conv2d_params *p, const struct tinyaot_channel_requant *r,
-                                  const int8_t *window, const int8_t *filter, const int32_t *bias, int8_t *output,
+                                  int32_t folds, const int8_t *window, const int8_t *filter, const int32_t *bias, int8_t *output,
                                   const struct tinyaot_conv2d_window *v, int32_t pixels)
 {
     const int32_t filter_ch = p->filter_ch;
@@ -249,7 +249,11 @@ static void tinyaot_conv2d_pixels(const struct tinyaot_conv2d_params *p, const s
             } else {
                 tinyaot_conv2d_window4(group_window, w, win.rows, &win.k, 4 * filter_row, acc);
             }
-            for (j = 0; j < 4; j++) {
+            for (j = 0; pixels == 2 && folds && j < 4; j++) {
+                tinyaot_channel_requantize2_folded_s8(&rq, oc + j, acc[j], acc[4 + j], &output[oc + j],
+                                                      &second[oc + j]);
+            }
+            for (j = 0; !(pixels == 2 && folds) && j < 4; j++) {
                 if (pixels == 2) {
                     tinyaot_channel_requantize2_s8(&rq, oc + j, acc[j], acc[4 + j], &output[oc + j], &second[oc + j]);
                 } else {
@@ -299,6 +303,7 @@ static void tinyaot_conv2d_s8(const struct tinyaot_conv2d_params *p,
     struct tinyaot_conv2d_window v;
     const struct tinyaot_channel_requant r = tinyaot_channel_requant_of(multiplier, shift, p->per_channel,
                                                                         p->output_offset, p->act_min, p->act_max);
+    const int32_t folds = tinyaot_channel_requant_folds(&r, output_ch);
     int32_t b, oy, ox;
     v.k.in_x = tap_step_x;
     v.k.in_y = tap_step_y;
@@ -323,7 +328,7 @@ static void tinyaot_conv2d_s8(const struct tinyaot_conv2d_params *p,
                 v.tap_offset = fy_first * p->filter_w * filter_ch + fx_first * filter_ch;
                 v.k.cols = contiguous ? 1 : cols;
                 v.k.run = contiguous ? cols * filter_ch : filter_ch;
-                tinyaot_conv2d_pixels(p, &r, in_image + (in_y * p->input_w + in_x) * p->input_ch, filter, bias,
+                tinyaot_conv2d_pixels(p, &r, folds, in_image + (in_y * p->input_w + in_x) * p->input_ch, filter, bias,
                                       output, &v, pixels);
                 output += pixels * output_ch;
                 ox += pixels - 1;
