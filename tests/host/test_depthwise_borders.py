@@ -5,7 +5,8 @@ paddings larger than the input, strides 1 and 2 (the 3x3 pixel pairs next to the
 the 3x3 pixel pairs whose first or last column lies outside (read as the zero point),
 dilation, per-tensor and per-channel weights, channel counts that are not a multiple of 4
 (the 1-channel remainder), pairs of more channels than one chunk of sums (up to 128;
-130 go one pixel at a time), input zero points at both ends of the int8 range,
+130 go one pixel at a time), pairs whose requantization does not fold (scales of 1/4 and
+up), input zero points at both ends of the int8 range,
 multipliers 4 and 8 on windows too large for tinyaot_depthwise_mult_s8 (the general
 kernel's shared-input blocks), and a weight sum beyond int16 (no fold: the plain bias)."""
 
@@ -43,6 +44,7 @@ CASES = [
     ([1, 3, 6, 40], (3, 3), {}, 7, 1),                                      # pair sums in two chunks, both edges
     ([1, 4, 7, 128], (3, 3), {"stride": (2, 2), "act": RELU6}, -128, 1),    # the widest pairs: four chunks
     ([1, 3, 3, 130], (3, 3), {}, 3, 1),                                     # too wide for pairs: one pixel at a time
+    ([1, 4, 6, 12], (3, 3), {"w_max": 1, "spread": 60}, -3, 1),             # scales near 1/2: pairs not folded
 ]
 
 

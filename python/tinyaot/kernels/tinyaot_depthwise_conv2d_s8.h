@@ -116,27 +116,28 @@ static TINYAOT_ALWAYS_INLINE void tinyaot_depthwise_plain_bias(const int32_t *bi
  * One filter row's taps for two horizontally adjacent output pixels, the second
  * `stride` (1 or 2, a constant once inlined) input columns right of the first,
  * added to n channels' sum pairs in sums (the first pixel's, the second's): in
- * at the first channel's input in the row's first column inside the input, col
- * apart from column to column; w at its weight in the row's first column, col
- * apart. The column left of the input (edge -1) or right of it (edge 1) is read
- * from zp_column instead (see tinyaot_depthwise_pair_sums). Channel by channel
- * each pointer steps by one. Each input value loaded serves both windows where
- * they overlap, each weight both. The sums stay in memory and the rows are done
- * one at a time: the loop's pointers and temporaries then (almost) fit the
+ * at the first channel's input in the row's first column inside the input,
+ * x_col apart from column to column; w at its weight in the row's first column,
+ * w_col apart. The column left of the input (edge -1) or right of it (edge 1) is
+ * read from zp_column instead, and a row outside the input has in at zp_column
+ * and x_col 0 (see tinyaot_depthwise_pair_sums). Channel by channel each
+ * pointer steps by one. Each input value loaded serves both windows where they
+ * overlap, each weight both. The sums stay in memory and the rows are done one
+ * at a time: the loop's pointers and temporaries then (almost) fit the
  * registers, where all three rows at once spilled more than the sums' loads and
  * stores cost.
  */
-static TINYAOT_ALWAYS_INLINE void tinyaot_depthwise_pair_row(const int8_t *in, const int8_t *w, int32_t col,
-                                                             int32_t stride, int32_t edge, const int8_t *zp_column,
-                                                             int32_t n, int32_t *sums)
+static TINYAOT_ALWAYS_INLINE void tinyaot_depthwise_pair_row(const int8_t *in, int32_t x_col, const int8_t *w,
+                                                             int32_t w_col, int32_t stride, int32_t edge,
+                                                             const int8_t *zp_column, int32_t n, int32_t *sums)
 {
     /* The pair's columns, stride + 3 of them; one outside the input read from zp_column. */
     const int8_t *x0 = edge < 0 ? zp_column : in;
-    const int8_t *x1 = edge < 0 ? in : in + col;
-    const int8_t *x2 = x1 + col;
-    const int8_t *x3 = stride == 1 && edge > 0 ? zp_column : x2 + col;
-    const int8_t *x4 = stride == 1 ? x3 : edge > 0 ? zp_column : x3 + col;  /* stride 2 only */
-    const int8_t *w0 = w, *w1 = w + col, *w2 = w1 + col;
+    const int8_t *x1 = edge < 0 ? in : in + x_col;
+    const int8_t *x2 = x1 + x_col;
+    const int8_t *x3 = stride == 1 && edge > 0 ? zp_column : x2 + x_col;
+    const int8_t *x4 = stride == 1 ? x3 : edge > 0 ? zp_column : x3 + x_col;  /* stride 2 only */
+    const int8_t *w0 = w, *w1 = w + w_col, *w2 = w1 + w_col;
     const int32_t *end = sums + 2 * n;
     for (; sums != end; sums += 2) {
         /* One product at a time into the loaded sums: multiply-accumulates, few temporaries. */
@@ -155,33 +156,37 @@ static TINYAOT_ALWAYS_INLINE void tinyaot_depthwise_pair_row(const int8_t *in, c
 }
 
 /*
- * Depth multiplier 1, a 3x3 window, stride 1 or 2, no dilation: n adjacent
+ * Depth multiplier 1, a 3x3 window, stride_w 1 or 2, no dilation: n adjacent
  * channels' sums for two horizontally adjacent output pixels, from their folded
- * bias, into sums (see tinyaot_depthwise_pair_row): in at the first channel's
- * input in the top row's first column inside the input, in_y between rows;
- * every row of the pair inside the input, and every column but maybe the first
- * (edge -1) or the last (edge 1). That column is read from zp_column, the input
- * zero point zp for each of the n channels: with the folded bias it adds what
- * TFLM's skipped tap adds (w * (zp + input_offset) = 0).
+ * bias, into sums (see tinyaot_depthwise_pair_row): column at the first
+ * channel's input in input row 0, in the pair's first column inside the input;
+ * the windows' top row y0. Every column of the pair inside the input but maybe
+ * its first (edge -1) or its last (edge 1); rows and columns outside are read
+ * from zp_column, the input zero point zp for each of the n channels: with the
+ * folded bias that adds what TFLM's skipped tap adds (w * (zp + input_offset)
+ * = 0).
  */
-static TINYAOT_ALWAYS_INLINE void tinyaot_depthwise_pair_sums(const int8_t *in, const int8_t *filter,
-                                                              const int32_t *bias, int32_t n, int32_t channels,
-                                                              int32_t in_y, int32_t stride, int32_t edge,
-                                                              const int8_t *zp_column, int32_t *sums)
+static TINYAOT_ALWAYS_INLINE void tinyaot_depthwise_pair_sums(const struct tinyaot_depthwise_conv2d_params *p,
+                                                              const int8_t *column, const int8_t *filter,
+                                                              const int32_t *bias, int32_t n, int32_t y0,
+                                                              int32_t edge, const int8_t *zp_column, int32_t *sums)
 {
-    int32_t k, fy;
+    const int32_t channels = p->input_ch;
+    int32_t k, y;
     for (k = 0; k < n; k++) {
         sums[2 * k] = bias[k];
         sums[2 * k + 1] = bias[k];
     }
-    for (fy = 0; fy < 3; fy++) {
+    for (y = y0; y < y0 + 3; y++) {
+        const int inside = y >= 0 && y < p->input_h;
+        const int8_t *in = inside ? column + y * p->input_w * channels : zp_column;
+        const int32_t x_col = inside ? channels : 0;
         /* stride a constant in each call: two loops, its taps known in each */
-        if (stride == 1) {
-            tinyaot_depthwise_pair_row(in, filter, channels, 1, edge, zp_column, n, sums);
+        if (p->stride_w == 1) {
+            tinyaot_depthwise_pair_row(in, x_col, filter, channels, 1, edge, zp_column, n, sums);
         } else {
-            tinyaot_depthwise_pair_row(in, filter, channels, 2, edge, zp_column, n, sums);
+            tinyaot_depthwise_pair_row(in, x_col, filter, channels, 2, edge, zp_column, n, sums);
         }
-        in += in_y;
         filter += 3 * channels;
     }
 }
@@ -191,45 +196,52 @@ static TINYAOT_ALWAYS_INLINE void tinyaot_depthwise_pair_sums(const int8_t *in, 
    instructions on qemu_cortex_m3 (the rows' set-up per chunk), 144 B less stack. */
 #define TINYAOT_PAIR_CHUNK 32
 
+/* The pairs' requantization where it does not fold (a scale of 1/4 or more, or below 2^-24):
+   out of line, its code once (inline in the pairs, 0.5 KB of flash). */
+static TINYAOT_NOINLINE int8_t tinyaot_depthwise_requantize_unfolded(const struct tinyaot_channel_requant *r,
+                                                                     int32_t oc, int32_t acc)
+{
+    return tinyaot_channel_requantize_s8(r, oc, acc);
+}
+
 /*
- * Every channel of two horizontally adjacent output pixels whose windows have
- * every row inside the input and every column but the pair's first or last
- * (edge -1 or 1; see tinyaot_depthwise_pair_sums), window at the first column
- * inside in the first's top row. Chunk by chunk of channels: the first pixel's
+ * Every channel of two horizontally adjacent output pixels (see
+ * tinyaot_depthwise_pair_sums). Chunk by chunk of channels: the first pixel's
  * outputs written after the chunk's windows are read, the second's after the
- * last channel's.
+ * last channel's. folds: tinyaot_channel_requant_folds of *r.
  */
 static TINYAOT_NOINLINE void tinyaot_depthwise_pixel_pair3x3(const struct tinyaot_depthwise_conv2d_params *p,
-                                                             const struct tinyaot_channel_requant *r,
-                                                             const int8_t *window, const int8_t *filter,
-                                                             const int32_t *bias, int32_t edge, int8_t *output)
+                                                             const struct tinyaot_channel_requant *r, int32_t folds,
+                                                             const int8_t *column, const int8_t *filter,
+                                                             const int32_t *bias, int32_t y0, int32_t edge,
+                                                             int8_t *output)
 {
     /* Copies: the int8_t output stores may alias anything, *p and *r too. */
     const struct tinyaot_channel_requant rq = *r;
-    const int32_t channels = p->input_ch;
-    const int32_t in_y = p->input_w * channels;
-    const int32_t stride = p->stride_w;
+    const struct tinyaot_depthwise_conv2d_params pp = *p;
+    const int32_t channels = pp.input_ch;
     int8_t second[TINYAOT_PAIR_MAX_CH];
-    /* One chunk: every read is done before the first output is written. */
-    int8_t *const second_out = channels <= TINYAOT_PAIR_CHUNK ? output + channels : second;
     int8_t zp_column[TINYAOT_PAIR_CHUNK];  /* the same for every chunk */
     int32_t sums[2 * TINYAOT_PAIR_CHUNK];
     int32_t c, k;
-    if (edge) {
-        memset(zp_column, -p->input_offset, sizeof zp_column);
-    }
+    memset(zp_column, -pp.input_offset, sizeof zp_column);
     for (c = 0; c < channels; c += TINYAOT_PAIR_CHUNK) {
         const int32_t n = channels - c < TINYAOT_PAIR_CHUNK ? channels - c : TINYAOT_PAIR_CHUNK;
-        tinyaot_depthwise_pair_sums(window + c, filter + c, bias + c, n, channels, in_y, stride, edge, zp_column,
-                                    sums);
-        for (k = 0; k < n; k++) {
-            tinyaot_channel_requantize2_s8(&rq, c + k, sums[2 * k], sums[2 * k + 1], &output[c + k],
-                                           &second_out[c + k]);
+        tinyaot_depthwise_pair_sums(&pp, column + c, filter + c, bias + c, n, y0, edge, zp_column, sums);
+        /* a loop each: the test out of the channel loop */
+        if (folds) {
+            for (k = 0; k < n; k++) {
+                tinyaot_channel_requantize2_folded_s8(&rq, c + k, sums[2 * k], sums[2 * k + 1], &output[c + k],
+                                                      &second[c + k]);
+            }
+        } else {
+            for (k = 0; k < n; k++) {
+                output[c + k] = tinyaot_depthwise_requantize_unfolded(&rq, c + k, sums[2 * k]);
+                second[c + k] = tinyaot_depthwise_requantize_unfolded(&rq, c + k, sums[2 * k + 1]);
+            }
         }
     }
-    if (second_out == second) {
-        memcpy(output + channels, second, (size_t)channels);
-    }
+    memcpy(output + channels, second, (size_t)channels);
 }
 
 /*
@@ -270,6 +282,7 @@ static void tinyaot_depthwise_conv2d_s8(const struct tinyaot_depthwise_conv2d_pa
     const int pairs = TINYAOT_PIXEL_PAIRS && packed_sums && mult == 1 && output_ch <= TINYAOT_PAIR_MAX_CH &&
                       p->filter_h == 3 && p->filter_w == 3 && p->dilation_h == 1 && p->dilation_w == 1 &&
                       (p->stride_w == 1 || p->stride_w == 2);
+    const int32_t folds = pairs && tinyaot_channel_requant_folds(&r, output_ch);
     int32_t b, oy, ox, ic, m, oc, k;
 
     for (b = 0; b < p->batches; b++) {
@@ -293,9 +306,10 @@ static void tinyaot_depthwise_conv2d_s8(const struct tinyaot_depthwise_conv2d_pa
                 /* The pair's first and last input columns, and whether one lies outside the input. */
                 const int32_t pair_first = ox * p->stride_w - p->pad_w, pair_last = pair_first + p->stride_w + 2;
                 const int32_t edge = pair_first < 0 ? -1 : pair_last >= p->input_w ? 1 : 0;
-                if (pairs && rows == 3 && ox + 1 < p->output_w && pair_first >= -1 && pair_last <= p->input_w &&
+                if (pairs && ox + 1 < p->output_w && pair_first >= -1 && pair_last <= p->input_w &&
                     (pair_first >= 0 || pair_last < p->input_w)) {
-                    tinyaot_depthwise_pixel_pair3x3(p, &r, window, filter, bias, edge, output);
+                    tinyaot_depthwise_pixel_pair3x3(p, &r, folds, in_image + (edge < 0 ? 0 : pair_first) * p->input_ch,
+                                                    filter, bias, oy * p->stride_h - p->pad_h, edge, output);
                     output += 2 * output_ch;
                     ox++;
                     continue;
