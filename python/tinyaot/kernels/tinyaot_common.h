@@ -384,6 +384,17 @@ static TINYAOT_ALWAYS_INLINE int32_t tinyaot_requantize_channel_folded(int32_t x
 }
 #endif
 
+/* r from output channel oc on: its channel k is r's oc + k. For a block of channels
+   at constant k: each channel's table index is then k & mask, not (oc + k) & mask. */
+static TINYAOT_ALWAYS_INLINE struct tinyaot_channel_requant tinyaot_channel_requant_from(
+    const struct tinyaot_channel_requant *r, int32_t oc)
+{
+    struct tinyaot_channel_requant from = *r;
+    from.multiplier += oc & r->channel_mask;
+    from.shift += oc & r->channel_mask;
+    return from;
+}
+
 /* tinyaot_channel_requantize2_s8 where tinyaot_channel_requant_folds returned 1. */
 static TINYAOT_ALWAYS_INLINE void tinyaot_channel_requantize2_folded_s8(const struct tinyaot_channel_requant *r,
                                                                         int32_t oc, int32_t a, int32_t b,

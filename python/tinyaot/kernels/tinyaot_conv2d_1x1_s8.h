@@ -94,11 +94,11 @@ static TINYAOT_NOINLINE void tinyaot_conv2d_1x1_requantize_pair(const struct tin
  * loaded serves four products, each weight two. filter: per block of four output
  * channels [input_ch][4], the four weights side by side (re-laid out by the
  * lowering); the output_ch % 4 channels after the blocks as plain rows. r: the
- * kernel's requantization, set up once per call (by value: a pointer to it would be
- * re-read after every int8 store); folds: tinyaot_channel_requant_folds of it.
+ * kernel's requantization, set up once per call (a local there: inlined, no int8
+ * store can alias it, so no copy here); folds: tinyaot_channel_requant_folds of it.
  */
 static void tinyaot_conv2d_1x1_pixel_pair(const struct tinyaot_conv2d_1x1_params *p,
-                                          const struct tinyaot_channel_requant r, int32_t folds,
+                                          const struct tinyaot_channel_requant *r, int32_t folds,
                                           const int8_t *in0, const int8_t *in1, const int8_t *filter,
                                           const int32_t *bias, int8_t *out0, int8_t *out1)
 {
@@ -122,13 +122,16 @@ static void tinyaot_conv2d_1x1_pixel_pair(const struct tinyaot_conv2d_1x1_params
             tinyaot_conv2d_1x1_pair_sums(in0, in1, w, depth, acc);
         }
         if (TINYAOT_RARELY(!folds)) {
-            tinyaot_conv2d_1x1_requantize_pair(&r, oc, 4, acc, out0, out1);
+            tinyaot_conv2d_1x1_requantize_pair(r, oc, 4, acc, out0, out1);
             continue;
         }
-        tinyaot_channel_requantize2_folded_s8(&r, oc, acc[0], acc[4], &out0[oc], &out1[oc]);
-        tinyaot_channel_requantize2_folded_s8(&r, oc + 1, acc[1], acc[5], &out0[oc + 1], &out1[oc + 1]);
-        tinyaot_channel_requantize2_folded_s8(&r, oc + 2, acc[2], acc[6], &out0[oc + 2], &out1[oc + 2]);
-        tinyaot_channel_requantize2_folded_s8(&r, oc + 3, acc[3], acc[7], &out0[oc + 3], &out1[oc + 3]);
+        {
+            const struct tinyaot_channel_requant block = tinyaot_channel_requant_from(r, oc);
+            tinyaot_channel_requantize2_folded_s8(&block, 0, acc[0], acc[4], &out0[oc], &out1[oc]);
+            tinyaot_channel_requantize2_folded_s8(&block, 1, acc[1], acc[5], &out0[oc + 1], &out1[oc + 1]);
+            tinyaot_channel_requantize2_folded_s8(&block, 2, acc[2], acc[6], &out0[oc + 2], &out1[oc + 2]);
+            tinyaot_channel_requantize2_folded_s8(&block, 3, acc[3], acc[7], &out0[oc + 3], &out1[oc + 3]);
+        }
     }
     for (; oc < output_ch; oc++) {
         const int8_t *w0 = filter + oc * depth;
@@ -138,7 +141,7 @@ static void tinyaot_conv2d_1x1_pixel_pair(const struct tinyaot_conv2d_1x1_params
             acc01 += (int32_t)w0[ic] * in1[ic];
         }
         acc[0] = acc00, acc[4] = acc01;
-        tinyaot_conv2d_1x1_requantize_pair(&r, oc, 1, acc, out0, out1);
+        tinyaot_conv2d_1x1_requantize_pair(r, oc, 1, acc, out0, out1);
     }
 }
 #else
@@ -245,7 +248,7 @@ static void tinyaot_conv2d_1x1_s8(const struct tinyaot_conv2d_1x1_params *p,
                 in1 = tinyaot_conv2d_1x1_next(p, in0, &ox);
                 out1 = output + output_ch;
             }
-            tinyaot_conv2d_1x1_pixel_pair(p, r, folds, in0, in1, filter, bias, output, out1);
+            tinyaot_conv2d_1x1_pixel_pair(p, &r, folds, in0, in1, filter, bias, output, out1);
             in0 = tinyaot_conv2d_1x1_next(p, in1, &ox);
             output = out1 + output_ch;
         }
