@@ -203,6 +203,22 @@ struct tinyaot_conv2d_window {
 };
 
 /*
+ * Filters oc .. oc + n - 1 of `pixels` output pixels, pixel px's sums at acc[4 * px + k]
+ * and its outputs at out[px]: the requantization that does not fold, and a lone
+ * pixel's, in one copy out of line, for flash.
+ */
+static TINYAOT_NOINLINE void tinyaot_conv2d_requantize(const struct tinyaot_channel_requant *r, int32_t oc, int32_t n,
+                                                       int32_t pixels, const int32_t acc[8], int8_t *const out[2])
+{
+    int32_t px, k;
+    for (px = 0; px < pixels; px++) {
+        for (k = 0; k < n; k++) {
+            out[px][oc + k] = tinyaot_channel_requantize_s8(r, oc + k, acc[4 * px + k]);
+        }
+    }
+}
+
+/*
  * Every filter of one output pixel (pixels 1) or of two horizontally adjacent
  * ones whose windows have the same rows and every column inside the input
  * (pixels 2); window points at the first pixel's first tap inside, channel 0.
@@ -249,25 +265,23 @@ static void tinyaot_conv2d_pixels(const struct tinyaot_conv2d_params *p, const s
             } else {
                 tinyaot_conv2d_window4(group_window, w, win.rows, &win.k, 4 * filter_row, acc);
             }
-            for (j = 0; pixels == 2 && folds && j < 4; j++) {
-                tinyaot_channel_requantize2_folded_s8(&rq, oc + j, acc[j], acc[4 + j], &output[oc + j],
-                                                      &second[oc + j]);
-            }
-            for (j = 0; !(pixels == 2 && folds) && j < 4; j++) {
-                if (pixels == 2) {
-                    tinyaot_channel_requantize2_s8(&rq, oc + j, acc[j], acc[4 + j], &output[oc + j], &second[oc + j]);
-                } else {
-                    output[oc + j] = tinyaot_channel_requantize_s8(&rq, oc + j, acc[j]);
+            if (pixels == 2 && folds) {
+                for (j = 0; j < 4; j++) {
+                    tinyaot_channel_requantize2_folded_s8(&rq, oc + j, acc[j], acc[4 + j], &output[oc + j],
+                                                          &second[oc + j]);
                 }
+            } else {
+                tinyaot_conv2d_requantize(&rq, oc, 4, pixels, acc, out);
             }
         }
         for (; n < filters_per_group; n++, oc++) {
             const int8_t *w = filter + oc * filter_size + win.tap_offset;
+            int32_t acc[8];
             for (px = 0; px < pixels; px++) {
-                const int32_t acc = plain_bias[oc] + tinyaot_conv2d_window1(group_window + px * pixel_step, w,
-                                                                            win.rows, &win.k, filter_row);
-                out[px][oc] = tinyaot_channel_requantize_s8(&rq, oc, acc);
+                acc[4 * px] = plain_bias[oc] + tinyaot_conv2d_window1(group_window + px * pixel_step, w, win.rows,
+                                                                      &win.k, filter_row);
             }
+            tinyaot_conv2d_requantize(&rq, oc, 1, pixels, acc, out);
         }
     }
     for (oc = 0; pixels == 2 && oc < output_ch; oc++) {
