@@ -196,9 +196,9 @@ def _conv_1x1_call(ctx, inp, weights, bias, out):
         **{k: quant[k] for k in ("output_offset", "act_min", "act_max", "per_channel")},
     })
     # Adjacent pixels' inputs lie input_ch apart at stride 1: a loop for that distance
-    # (tinyaot_conv2d_1x1_s8.h).
+    # (tinyaot_conv2d_1x1_s8.h) where the depth is worth its code (flash).
     depth = inp.shape[3]
-    adjacent = geometry["stride_h"] == geometry["stride_w"] == 1
+    adjacent = geometry["stride_h"] == geometry["stride_w"] == 1 and depth >= 32
     params.fields["adjacent_pair"] = f"TINYAOT_CONV2D_1X1_PAIR({depth})" if adjacent else "NULL"
     folded_bias = fold_input_offset(None if bias is None else bias.data, weights.data, quant["input_offset"],
                                     channel_axis=0)

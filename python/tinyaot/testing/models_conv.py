@@ -163,6 +163,24 @@ def conv_pixel_pairs():
     return mb.build()
 
 
+@test_model("conv_1x1_depths")
+def conv_1x1_depths():
+    """tinyaot_conv2d_1x1_s8's loops for adjacent pixels at each depth: below 32 (none),
+    33, 66 (one input channel a step), 64 and 68 (four a step), an odd pixel count (the
+    last pixel paired with itself), channel counts leaving 1-3 channels after the blocks
+    of four, per-tensor and RELU."""
+    rng = np.random.default_rng(42)
+    mb = ModelBuilder()
+    q = (0.05, 3)
+    h = mb.input("x", "int8", [1, 3, 3, 20], scale=q[0], zero_point=q[1])
+    for depth, act, per_channel in ((33, NONE, True), (64, RELU, True), (66, NONE, False), (68, RELU, True),
+                                    (7, NONE, True)):
+        h, q = conv(mb, rng, h, q, [1, 3, 3, depth], (1, 1), act=act, per_channel=per_channel,
+                    out_zp=int(rng.integers(-20, 20)), spread=60)
+    mb.output(h)
+    return mb.build()
+
+
 @test_model("depthwise_pixel_pairs")
 def depthwise_pixel_pairs():
     """The corners of tinyaot_depthwise_conv2d_s8's pixel pairs (3x3, multiplier 1): stride 1
