@@ -41,8 +41,8 @@ CASES = [
     ([1, 2, 2, 1], (182, 182), {}, -128, 4),                                # window far past the input
     ([1, 3, 1, 2], (2, 16513), {"stride": (2, 1), "per_channel": False}, 127, 8),
     ([1, 4, 3, 3], (18, 18), {"big_sum": True}, -77, 1),                    # a weight sum beyond int16: unfolded
-    ([1, 3, 6, 40], (3, 3), {}, 7, 1),                                      # pair sums in two chunks, both edges
-    ([1, 4, 7, 128], (3, 3), {"stride": (2, 2), "act": RELU6}, -128, 1),    # the widest pairs: four chunks
+    ([1, 3, 6, 70], (3, 3), {}, 7, 1),                                      # pair sums in two chunks, both edges
+    ([1, 4, 7, 128], (3, 3), {"stride": (2, 2), "act": RELU6}, -128, 1),    # the widest pairs: two full chunks
     ([1, 3, 3, 130], (3, 3), {}, 3, 1),                                     # too wide for pairs: one pixel at a time
     ([1, 4, 6, 12], (3, 3), {"w_max": 1, "spread": 60}, -3, 1),             # scales near 1/2: pairs not folded
 ]

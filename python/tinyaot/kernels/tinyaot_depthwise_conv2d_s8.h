@@ -118,7 +118,7 @@ static TINYAOT_ALWAYS_INLINE void tinyaot_depthwise_plain_bias(const int32_t *bi
  * added to n channels' sum pairs in sums (the first pixel's, the second's): in
  * at the first channel's input in the row's first column inside the input,
  * x_col apart from column to column; w at its weight in the row's first column,
- * w_col apart. The column left of the input (edge -1) or right of it (edge 1) is
+ * w_col apart; bias: NULL, or the sums start from it (the top row). The column left of the input (edge -1) or right of it (edge 1) is
  * read from zp_column instead, and a row outside the input has in at zp_column
  * and x_col 0 (see tinyaot_depthwise_pair_sums). Channel by channel each
  * pointer steps by one. Each input value loaded serves both windows where they
@@ -129,7 +129,8 @@ static TINYAOT_ALWAYS_INLINE void tinyaot_depthwise_plain_bias(const int32_t *bi
  */
 static TINYAOT_ALWAYS_INLINE void tinyaot_depthwise_pair_row(const int8_t *in, int32_t x_col, const int8_t *w,
                                                              int32_t w_col, int32_t stride, int32_t edge,
-                                                             const int8_t *zp_column, int32_t n, int32_t *sums)
+                                                             const int8_t *zp_column, const int32_t *bias,
+                                                             int32_t n, int32_t *sums)
 {
     /* The pair's columns, stride + 3 of them; one outside the input read from zp_column. */
     const int8_t *x0 = edge < 0 ? zp_column : in;
@@ -141,7 +142,7 @@ static TINYAOT_ALWAYS_INLINE void tinyaot_depthwise_pair_row(const int8_t *in, i
     const int32_t *end = sums + 2 * n;
     for (; sums != end; sums += 2) {
         /* One product at a time into the loaded sums: multiply-accumulates, few temporaries. */
-        int32_t s = sums[0], t = sums[1];
+        int32_t s = bias ? *bias : sums[0], t = bias ? *bias++ : sums[1];
         const int32_t a = *w0++, b = *w1++, c = *w2++;
         const int32_t v1 = *x1++, v2 = *x2++, v3 = *x3++;
         s += a * *x0++;
@@ -173,28 +174,34 @@ static TINYAOT_ALWAYS_INLINE void tinyaot_depthwise_pair_sums(const struct tinya
 {
     const int32_t channels = p->input_ch;
     int32_t k, y;
-    for (k = 0; k < n; k++) {
-        sums[2 * k] = bias[k];
-        sums[2 * k + 1] = bias[k];
+    if (p->stride_w != 1) {
+        for (k = 0; k < n; k++) {
+            sums[2 * k] = bias[k];
+            sums[2 * k + 1] = bias[k];
+        }
     }
     for (y = y0; y < y0 + 3; y++) {
         const int inside = y >= 0 && y < p->input_h;
         const int8_t *in = inside ? column + y * p->input_w * channels : zp_column;
         const int32_t x_col = inside ? channels : 0;
-        /* stride a constant in each call: two loops, its taps known in each */
-        if (p->stride_w == 1) {
-            tinyaot_depthwise_pair_row(in, x_col, filter, channels, 1, edge, zp_column, n, sums);
+        /* stride a constant in each call, its taps known in each loop; at stride 1 (most
+           layers) the top row's sums start from the bias, a third loop (flash for the second) */
+        if (p->stride_w == 1 && y == y0) {
+            tinyaot_depthwise_pair_row(in, x_col, filter, channels, 1, edge, zp_column, bias, n, sums);
+        } else if (p->stride_w == 1) {
+            tinyaot_depthwise_pair_row(in, x_col, filter, channels, 1, edge, zp_column, NULL, n, sums);
         } else {
-            tinyaot_depthwise_pair_row(in, x_col, filter, channels, 2, edge, zp_column, n, sums);
+            tinyaot_depthwise_pair_row(in, x_col, filter, channels, 2, edge, zp_column, NULL, n, sums);
         }
         filter += 3 * channels;
     }
 }
 
 /* Channels whose pair sums are worked out before one requantization loop turns them into outputs:
-   the loop then exists once, not in each case's loop (flash). 32: 16 cost ds_cnn_kws 0.6% more
-   instructions on qemu_cortex_m3 (the rows' set-up per chunk), 144 B less stack. */
-#define TINYAOT_PAIR_CHUNK 32
+   the loop then exists once, not in each case's loop (flash). 64 (512 B of sums on the stack): 32
+   cost ds_cnn_kws (64 channels) 0.5% more instructions on qemu_cortex_m3 (the rows' set-up per
+   chunk) for 304 B less stack. */
+#define TINYAOT_PAIR_CHUNK 64
 
 /* The pairs' requantization where it does not fold (a scale of 1/4 or more, or below 2^-24):
    out of line, its code once (inline in the pairs, 0.5 KB of flash). */

@@ -185,7 +185,7 @@ def conv_1x1_depths():
 def depthwise_pixel_pairs():
     """The corners of tinyaot_depthwise_conv2d_s8's pixel pairs (3x3, multiplier 1): stride 1
     and 2 (also 2x1), odd widths (the last pixel alone), 5 channels; 66 channels, the pairs'
-    sums in three chunks (32, 32, 2); a batch of two."""
+    sums in two chunks (64, 2); a batch of two."""
     rng = np.random.default_rng(40)
     mb = ModelBuilder()
     q = (0.05, 9)
