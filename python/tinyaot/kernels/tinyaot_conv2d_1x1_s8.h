@@ -86,11 +86,11 @@ static TINYAOT_ALWAYS_INLINE void tinyaot_conv2d_1x1_pair_sums(const int8_t *in0
  * loop's end spilled); from depth 64 on, four input channels a step (63 per 32).
  * NULL on cores without pixel pairs.
  */
-#define TINYAOT_CONV2D_1X1_PAIR_STEP(step)                                                                    \
-    static TINYAOT_NOINLINE void tinyaot_conv2d_1x1_pair_##step(const int8_t *in0, const int8_t *w,         \
-                                                                int32_t acc[8])                             \
-    {                                                                                                         \
-        tinyaot_conv2d_1x1_pair_sums(in0, in0 + (step), w, step, (step) >= 64 && (step) % 4 == 0, acc);         \
+#define TINYAOT_CONV2D_1X1_PAIR_STEP(step)                                                                      \
+    static TINYAOT_NOINLINE void tinyaot_conv2d_1x1_pair_##step(const int8_t *in0, const int8_t *w,           \
+                                                                int32_t acc[8])                               \
+    {                                                                                                           \
+        tinyaot_conv2d_1x1_pair_sums(in0, in0 + (step), w, step, (step) >= 64 && (step) % 4 == 0, acc);       \
     }
 #define TINYAOT_CONV2D_1X1_PAIR(step) tinyaot_conv2d_1x1_pair_##step
 

@@ -228,8 +228,8 @@ static TINYAOT_NOINLINE void tinyaot_conv2d_requantize(const struct tinyaot_chan
  * to each input value (cheaper than taking the skipped taps' weights back out).
  */
 static void tinyaot_conv2d_pixels(const struct tinyaot_conv2d_params *p, const struct tinyaot_channel_requant *r,
-                                  int32_t folds, const int8_t *window, const int8_t *filter, const int32_t *bias, int8_t *output,
-                                  const struct tinyaot_conv2d_window *v, int32_t pixels)
+                                  int32_t folds, const int8_t *window, const int8_t *filter, const int32_t *bias,
+                                  int8_t *output, const struct tinyaot_conv2d_window *v, int32_t pixels)
 {
     const int32_t filter_ch = p->filter_ch;
     const int32_t filters_per_group = p->filters_per_group;
