@@ -352,9 +352,11 @@ static TINYAOT_ALWAYS_INLINE void tinyaot_channel_requantize2_s8(const struct ti
  * 1 where that holds for the first `channels` channels of r (one where r has
  * one multiplier for all): a kernel tests it once per call, not per output.
  */
-static inline int32_t tinyaot_channel_requant_folds(const struct tinyaot_channel_requant *r, int32_t channels)
-{
 #if TINYAOT_LONG_MULTIPLY
+/* Out of line: once per call, from several kernels. */
+static TINYAOT_NOINLINE int32_t tinyaot_channel_requant_folds(const struct tinyaot_channel_requant *r,
+                                                              int32_t channels)
+{
     int32_t c;
     if (r->output_offset < -128 || r->output_offset > 127) {
         return 0;
@@ -366,11 +368,15 @@ static inline int32_t tinyaot_channel_requant_folds(const struct tinyaot_channel
         }
     }
     return 1;
+}
 #else
+/* Never without a long multiply: a constant, so the kernels' folded paths drop out. */
+static inline int32_t tinyaot_channel_requant_folds(const struct tinyaot_channel_requant *r, int32_t channels)
+{
     (void)r, (void)channels;
     return 0;
-#endif
 }
+#endif
 
 #if TINYAOT_LONG_MULTIPLY
 /* x's requantization plus output offset before the clamp, for high = K and
