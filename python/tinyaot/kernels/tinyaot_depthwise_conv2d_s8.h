@@ -231,7 +231,9 @@ static TINYAOT_NOINLINE void tinyaot_depthwise_pixel_pair3x3(const struct tinyao
     int8_t zp_column[TINYAOT_PAIR_CHUNK];  /* the same for every chunk */
     int32_t sums[2 * TINYAOT_PAIR_CHUNK];
     int32_t c, k;
-    memset(zp_column, -pp.input_offset, sizeof zp_column);
+    if (edge || y0 < 0 || y0 + 3 > pp.input_h) {  /* read only there */
+        memset(zp_column, -pp.input_offset, sizeof zp_column);
+    }
     for (c = 0; c < channels; c += TINYAOT_PAIR_CHUNK) {
         const int32_t n = channels - c < TINYAOT_PAIR_CHUNK ? channels - c : TINYAOT_PAIR_CHUNK;
         tinyaot_depthwise_pair_sums(&pp, column + c, filter + c, bias + c, n, y0, edge, zp_column, sums);
