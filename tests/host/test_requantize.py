@@ -3,7 +3,8 @@ long multiply: three where they settle the result, else four) is bit-exact with 
 two-step reference, on both code paths, under ASan/UBSan: every shift x edge values
 crossed, rounding ties, 2 million random cases; so are the per-tensor fold of both roundings
 and the output zero point into one 64-bit multiply-accumulate (tinyaot_tensor_requant_of)
-and the per-channel one (tinyaot_channel_requant_folds)."""
+and the per-channel one (tinyaot_channel_requant_folds); so is int8 ADD's input scaling
+in 32-bit arithmetic (tinyaot_add_scale_input), for every input value."""
 
 import shutil
 import subprocess
@@ -22,7 +23,9 @@ CHECK = Path(__file__).parent / "c" / "requantize_check.c"
 @pytest.mark.parametrize("long_multiply", [0, 1], ids=["32-bit multiplies", "64-bit product"])
 def test_requantize_matches_the_two_step_reference(tmp_path, long_multiply):
     exe = tmp_path / "requantize_check"
-    subprocess.run(["cc", *WARNING_FLAGS, "-O1", *SANITIZE_FLAGS, f"-DTINYAOT_LONG_MULTIPLY={long_multiply}",
+    # -Wno-unused-function: the check includes tinyaot_add.h for its input scaling alone.
+    subprocess.run(["cc", *WARNING_FLAGS, "-Wno-unused-function", "-O1", *SANITIZE_FLAGS,
+                    f"-DTINYAOT_LONG_MULTIPLY={long_multiply}",
                     "-I", str(KERNELS), str(CHECK), "-o", str(exe)], check=True)
     result = subprocess.run([str(exe), "2000000"], capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
@@ -31,4 +34,4 @@ def test_requantize_matches_the_two_step_reference(tmp_path, long_multiply):
     # per-channel fold at the five int8 ones; without a long multiply neither applies.
     folded, channel_folded = (4469622, 3725520) if long_multiply else (0, 0)
     assert result.stdout.strip() == (f"2825903 cases, all equal; {folded} through the per-tensor fold, "
-                                     f"{channel_folded} through the per-channel fold")
+                                     f"{channel_folded} through the per-channel fold; 3263246 ADD inputs")

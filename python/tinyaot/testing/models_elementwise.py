@@ -25,14 +25,16 @@ def _binary(mb, op, a, b, shape, scale, zp, act=NONE, name=None):
 
 @test_model("add_broadcast_act")
 def add_broadcast_act():
-    """ADD: equal shapes, [1,4,4,3]+[1,1,1,3] both ways round, rank-1 and scalar
-    constants, a tensor added to itself; every fused activation."""
+    """ADD: equal shapes (the larger input scale first and second), [1,4,4,3]+[1,1,1,3]
+    both ways round, rank-1 and scalar constants, a tensor added to itself; every fused
+    activation."""
     rng = np.random.default_rng(40)
     mb = ModelBuilder()
     x = mb.input("x", "int8", [1, 4, 4, 3], scale=0.05, zero_point=-3)
     y = mb.input("y", "int8", [1, 1, 1, 3], scale=0.11, zero_point=7)
     z = mb.input("z", "int8", [1, 4, 4, 3], scale=0.02, zero_point=20)
     mb.output(_binary(mb, "ADD", x, z, [1, 4, 4, 3], 0.06, -5, act=NONE))
+    mb.output(_binary(mb, "ADD", z, x, [1, 4, 4, 3], 0.07, 9, act=RELU))  # the larger scale second
     mb.output(_binary(mb, "ADD", x, y, [1, 4, 4, 3], 0.08, -10, act=RELU6))
     mb.output(_binary(mb, "ADD", y, z, [1, 4, 4, 3], 0.1, 3, act=RELU))
     c3 = mb.const("c3", random_int8(rng, [3]), scale=0.03, zero_point=-2)

@@ -3,12 +3,14 @@
  * then RoundingDivideByPOT, as tinyaot_common.h keeps them): every shift, edge values of x and
  * the multiplier crossed, then `argv[1]` random cases; where the per-tensor fold applies (long
  * multiply), it too, at several output zero points, and tinyaot_requantize_s8 (which folds
- * the zero point into the rounding on that path) at the same ones. Prints the cases compared;
+ * the zero point into the rounding on that path) at the same ones; and int8 ADD's input
+ * scaling (tinyaot_add_scale_input) for every input value. Prints the cases compared;
  * exits 1 on the first difference, naming it.
  */
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "tinyaot_add.h"
 #include "tinyaot_common.h"
 
 static uint32_t rng_state = 2463534242u;
@@ -120,6 +122,27 @@ static void check(int32_t x, int32_t multiplier, int32_t shift)
     check_s8(x, multiplier, shift, want);
 }
 
+static unsigned long add_inputs;
+
+/* tinyaot_add_scale_input (an int8 ADD's input, v << 20 through multiplier m and right shift r)
+   for every v of an int8 input plus offset, at multiplier m >= 0 and every r below 31. */
+static void check_add_input(int32_t m)
+{
+    int32_t r, v;
+    for (r = 0; r < 31; r++) {
+        const struct tinyaot_add_input_scale s = tinyaot_add_input_scale_of(0, m, -r);
+        for (v = -255; v <= 255; v++) {
+            const int32_t want = reference(v * (1 << 20), m, -r), got = tinyaot_add_scale_input(&s, v);
+            add_inputs++;
+            if (got != want) {
+                printf("DIFFERS: ADD input v=%ld multiplier=%ld shift=%ld: reference %ld, tinyaot_add %ld\n", (long)v,
+                       (long)m, (long)-r, (long)want, (long)got);
+                exit(1);
+            }
+        }
+    }
+}
+
 int main(int argc, char **argv)
 {
     static const int32_t edges[] = {0, 1, -1, 2, -2, 3, 127, -128, 255, 32767, -32768, 65535, 65536, -65536,
@@ -166,7 +189,17 @@ int main(int argc, char **argv)
         }
         check(x, m, shift);
     }
-    printf("%lu cases, all equal; %lu through the per-tensor fold, %lu through the per-channel fold\n", compared,
-           folded, channel_folded);
+    /* ADD's inputs: multiplier edges (2^30 is the larger scale's input), then random ones. */
+    check_add_input(0);
+    check_add_input(1);
+    check_add_input(0x7FF);
+    check_add_input(0x800);
+    check_add_input(1 << 30);
+    check_add_input(INT32_MAX);
+    for (i = 0; i < 200; i++) {
+        check_add_input((int32_t)(next_random() >> 1));
+    }
+    printf("%lu cases, all equal; %lu through the per-tensor fold, %lu through the per-channel fold; "
+           "%lu ADD inputs\n", compared, folded, channel_folded, add_inputs);
     return 0;
 }
