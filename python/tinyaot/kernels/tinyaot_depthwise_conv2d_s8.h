@@ -118,8 +118,9 @@ static TINYAOT_ALWAYS_INLINE void tinyaot_depthwise_plain_bias(const int32_t *bi
  * added to n channels' sum pairs in sums (the first pixel's, the second's): in
  * at the first channel's input in the row's first column inside the input,
  * x_col apart from column to column; w at its weight in the row's first column,
- * w_col apart; bias: NULL, or the sums start from it (the top row). The column left of the input (edge -1) or right of it (edge 1) is
- * read from zp_column instead, and a row outside the input has in at zp_column
+ * w_col apart; bias: NULL, or the sums start from it (the top row). The column
+ * left of the input (edge -1) or right of it (edge 1) is read from zp_column
+ * instead, and a row outside the input has in at zp_column
  * and x_col 0 (see tinyaot_depthwise_pair_sums). Channel by channel each
  * pointer steps by one. Each input value loaded serves both windows where they
  * overlap, each weight both. The sums stay in memory and the rows are done one
