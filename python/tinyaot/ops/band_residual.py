@@ -56,9 +56,8 @@ def lower_band_residual(graph, fusion, conv_calls, add_calls):
         params = args[at_params]
         args[at_params], args[at_input], args[at_output] = f"&{name}", inp, dest
         f = params.fields
-        conv.append((call.__class__(call.kernel, args, header=call.header, instances=call.instances), params,
-                     f.get("filter_h", 1),
-                     f.get("pad_h", 0), f["stride_h"]))
+        band_call = call.__class__(call.kernel, args, header=call.header, instances=call.instances)
+        conv.append((band_call, params, f.get("filter_h", 1), f.get("pad_h", 0), f["stride_h"]))
     params = add.args[0]
     args = list(add.args)
     if add.kernel == "tinyaot_add":

@@ -31,7 +31,7 @@ static int32_t reference(int32_t x, int32_t multiplier, int32_t shift)
         tinyaot_sat_rounding_doubling_high_mul((int32_t)((uint32_t)x << left_shift), multiplier), right_shift);
 }
 
-static unsigned long compared, folded, channel_folded;
+static unsigned long compared, folded, channel_folded, add_inputs;
 
 /* Output zero points across the int8 range, and one past it (the fold's limit). */
 static const int32_t zero_points[] = {0, -128, 127, 128, 5, -37};
@@ -121,8 +121,6 @@ static void check(int32_t x, int32_t multiplier, int32_t shift)
     check_channel_fold(x, multiplier, shift, want);
     check_s8(x, multiplier, shift, want);
 }
-
-static unsigned long add_inputs;
 
 /* tinyaot_add_scale_input (an int8 ADD's input, v << 20 through multiplier m and right shift r)
    for every v of an int8 input plus offset, at multiplier m >= 0 and every r below 31. */
