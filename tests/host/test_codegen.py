@@ -214,3 +214,30 @@ for out in sys.argv[1:]:
         host.run()
     print("RUN-OK")
 """
+
+
+def test_tables_are_named_by_layer_and_kernel_parameter_and_long_names_cut_at_words(tmp_path):
+    """What `nm` and rom_report show: a re-laid-out filter and the per-channel tables carry the
+    step and the kernel parameter they are passed as; a long tensor name keeps its last whole
+    words (48 characters at most)."""
+    import re
+
+    import numpy as np
+
+    from tinyaot.modelbuilder import ModelBuilder
+    mb = ModelBuilder()
+    x = mb.input("x", "int8", [1, 2, 2, 8], scale=0.1, zero_point=0)
+    w = mb.const("model/depthwise_conv2d_1/BiasAdd/ReadVariableOp/resource;model/conv2d_1/kernel",
+                 np.ones((4, 1, 1, 8), np.int8), scale=[0.01, 0.02, 0.03, 0.04], zero_point=[0] * 4)
+    b = mb.const("b", np.arange(4, dtype=np.int32), scale=[0.001, 0.002, 0.003, 0.004], zero_point=[0] * 4)
+    y = mb.output(mb.tensor("y", "int8", [1, 2, 2, 4], scale=0.2, zero_point=1))
+    mb.op("CONV_2D", [x, w, b], [y], "Conv2DOptions", padding=1, stride_w=1, stride_h=1)  # 1: VALID
+    path = tmp_path / "kws.tflite"
+    path.write_bytes(mb.build())
+    source = (generate(path, "kws", tmp_path / "kws") / "kws.c").read_text()
+    tables = re.findall(r"static const \w+ (tinyaot_kws_op0_\w+)\[", source)
+    assert sorted(tables) == ["tinyaot_kws_op0_bias", "tinyaot_kws_op0_filter", "tinyaot_kws_op0_multiplier",
+                              "tinyaot_kws_op0_shift"]
+    from tinyaot.ir import c_identifier
+    assert c_identifier("model/depthwise_conv2d_1/BiasAdd/ReadVariableOp/resource;model/conv2d_1/kernel") == \
+        "readvariableop_resource_model_conv2d_1_kernel"
