@@ -11,7 +11,7 @@ import pytest
 from conftest import ROOT, SHARED_MODEL_NAMES, SHARED_MODELS
 from tinyaot.codegen.emit import emit
 from tinyaot.compiler import Options, compile_model
-from tinyaot.host import WARNING_FLAGS
+from tinyaot.host.model import WARNING_FLAGS
 from tinyaot.testing import catalog
 
 
@@ -145,7 +145,7 @@ def test_any_tensor_name_gives_valid_c(tmp_path):
     """Names are data: quotes, backslashes, newlines, NUL, comment ends and trigraphs."""
     import numpy as np
 
-    from tinyaot.host import HostModel
+    from tinyaot.host.model import HostModel
     from tinyaot.modelbuilder import ModelBuilder
     nasty = 'in "x"\\ */ ??/\n\x00é'
     mb = ModelBuilder()
@@ -204,8 +204,8 @@ DAMAGED_RUN_SCRIPT = """
 import sys
 import numpy as np
 sys.path.insert(0, {python!r})
-from tinyaot.host import HostModel
-from tinyaot.oracle import random_inputs
+from tinyaot.host.model import HostModel
+from tinyaot.host.oracle import random_inputs
 for out in sys.argv[1:]:
     with HostModel(out, "d", sanitize=True) as host:
         for i, x in enumerate(random_inputs(host.inputs, np.random.default_rng(0))):

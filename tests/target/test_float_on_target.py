@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from tinyaot import harness
-from tinyaot.oracle import compare_with_tflm
+from tinyaot.host.oracle import compare_with_tflm
 
 # The largest difference from TFLM-on-the-host, in units in the last place, per output:
 # exp_tanh_float32: measured 2 (LOGISTIC), 0 (TANH: newlib's tanhf agrees), 3 (SOFTMAX);
