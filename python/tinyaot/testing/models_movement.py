@@ -231,3 +231,16 @@ def concat_dtypes():
     i = [mb.input(f"i{k}", "int32", [4, n]) for k, n in enumerate((2, 1))]
     concat(i, "int32", -1, [4, 3])
     return mb.build()
+
+
+@test_model("shape_of")
+def shape_of():
+    """SHAPE of an int8 4-D and a float32 2-D tensor (a build-time constant here), next to
+    a value computed from the same input."""
+    mb = ModelBuilder()
+    x = mb.input("x", "int8", [1, 5, 3, 2], **Q8)
+    mb.op("SHAPE", [x], [_out(mb, "int32", [4])], "ShapeOptions", out_type=2)  # 2: INT32
+    mb.op("RELU", [x], [_out(mb, "int8", [1, 5, 3, 2])])
+    f = mb.input("f", "float32", [7, 3])
+    mb.op("SHAPE", [f], [_out(mb, "int32", [2])], "ShapeOptions", out_type=2)
+    return mb.build()
