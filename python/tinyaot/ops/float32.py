@@ -1,6 +1,6 @@
 """float32 lowerings of the operators whose int8 lowering lives elsewhere:
 CONV_2D, DEPTHWISE_CONV_2D, TRANSPOSE_CONV, AVERAGE_POOL_2D, MAX_POOL_2D, SOFTMAX,
-LOGISTIC, TANH and MEAN. Each reproduces TFLM's float reference kernel operation for
+LOGISTIC and TANH. Each reproduces TFLM's float reference kernel operation for
 operation (see the kernels' headers), so results are TFLM's bit for bit where
 the C compiler does not fuse multiplies and adds; SOFTMAX, LOGISTIC and TANH
 use the C library's expf/tanhf, as TFLM does.
@@ -12,7 +12,7 @@ checks are theirs, shared.
 import numpy as np
 
 from tinyaot.ops import overlap
-from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, TensorRef, optional_ref, window_fields
+from tinyaot.ops.base import KernelCall, ParamStruct, TensorRef, optional_ref, window_fields
 from tinyaot.quant import float_activation_range
 
 
@@ -95,13 +95,3 @@ def logistic_or_tanh(ctx, inp, out, tanh):
     params = ParamStruct("struct tinyaot_logistic_f32_params", {"size": inp.num_elements, "tanh": int(tanh)})
     return [KernelCall("tinyaot_logistic_f32", [params, TensorRef(inp.index), TensorRef(out.index)],
                        overlaps=overlap.elementwise(inp, out))]
-
-
-def mean(ctx, out, tables):
-    """tables: the (params fields, dims, strides) the int8 lowering works out."""
-    fields, dims, strides = tables
-    expect_float32(ctx, out)
-    params = ParamStruct("struct tinyaot_mean_f32_params", {
-        k: fields[k] for k in ("kept_rank", "reduced_rank", "output_size", "reduced_size")})
-    return [KernelCall("tinyaot_mean_f32", [params, ParamArray("int32_t", dims), ParamArray("int32_t", strides),
-                                            TensorRef(ctx.input(0).index), TensorRef(out.index)])]

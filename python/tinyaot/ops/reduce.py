@@ -1,16 +1,16 @@
-"""MEAN, int8, int16 or float32 (ops/float32.py).
+"""MEAN and SUM (int8, int16, float32), REDUCE_MAX and REDUCE_MIN (int8, float32).
 
-TFLM (reduce_common.cc) runs every int8 and int16 MEAN through
+TFLM (reduce_common.cc) runs every int8 and int16 MEAN and SUM through
 reference_ops::QuantizedMeanOrSum -- there is no special 4-D spatial path for
-int8 -- so that is what we reproduce: sum the int8 values in int32, subtract
-zero point x count, and rescale with input_scale / output_scale folded with
-1/count the way QuantizedMeanOrSum folds it. keep_dims only changes the output
-shape, not the values or their order.
+int8 -- so that is what we reproduce: sum the values in int32, subtract
+zero point x count, and rescale with input_scale / output_scale (for MEAN folded
+with 1/count the way QuantizedMeanOrSum folds it). REDUCE_MAX and REDUCE_MIN
+are its ReduceGeneric, which needs the int8 output quantized as the input.
+keep_dims only changes the output shape, not the values or their order.
 """
 
 import numpy as np
 
-from tinyaot.ops import float32
 from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, TensorRef
 from tinyaot.quant import requantize_multiplier, wrap_int32
 
@@ -23,13 +23,15 @@ def mean_multiplier(input_scale, output_scale, count):
     return (multiplier << fold) // count, shift - fold
 
 
-def lower_mean(ctx):
+def _reduction(ctx, dtypes):
+    """Checks every reduction shares; (input, output, count of values per output, the
+    kernel's walk fields, dims, strides)."""
     ctx.expect(len(ctx.op.inputs) == 2, f"expects 2 inputs (input, axes), has {len(ctx.op.inputs)}")
     inp, axes, out = ctx.input(0), ctx.input(1), ctx.output()
-    ctx.expect_dtype(inp, "int8", "int16", "float32")
+    ctx.expect_dtype(inp, *dtypes)
+    ctx.expect_dtype(out, inp.dtype)
     if inp.dtype != "float32":
         for t in (inp, out):
-            ctx.expect_dtype(t, inp.dtype)
             ctx.expect_quantized(t)
             ctx.expect(float(t.scale) > 0.0, "quantization scale must be positive", t.index)
     rank = len(inp.shape)
@@ -79,10 +81,25 @@ def lower_mean(ctx):
               "reduced_size": count}
     dims = np.array([g[1] for g in kept + red], np.int32)
     strides = np.array([g[2] for g in kept + red], np.int32)
+    return inp, out, count, fields, dims, strides
+
+
+def _walk_call(kernel, params, dims, strides, inp, out):
+    return [KernelCall(kernel, [params, ParamArray("int32_t", dims), ParamArray("int32_t", strides),
+                                TensorRef(inp.index), TensorRef(out.index)])]
+
+
+def _lower_sum_or_mean(ctx, mean):
+    inp, out, count, fields, dims, strides = _reduction(ctx, ("int8", "int16", "float32"))
     if inp.dtype == "float32":
-        return float32.mean(ctx, out, (fields, dims, strides))
-    multiplier, shift = mean_multiplier(inp.scale, out.scale, count)
-    params = ParamStruct("struct tinyaot_mean_int_params", {
+        params = ParamStruct("struct tinyaot_reduce_f32_params",
+                             {**fields, "kind": "TINYAOT_REDUCE_MEAN" if mean else "TINYAOT_REDUCE_SUM"})
+        return _walk_call("tinyaot_reduce_f32", params, dims, strides, inp, out)
+    if mean:
+        multiplier, shift = mean_multiplier(inp.scale, out.scale, count)
+    else:
+        multiplier, shift = requantize_multiplier(float(inp.scale) / float(out.scale))
+    params = ParamStruct("struct tinyaot_reduce_sum_params", {
         **fields,
         "sum_offset": wrap_int32(inp.zero_point * count),
         "multiplier": multiplier,
@@ -90,9 +107,23 @@ def lower_mean(ctx):
         "output_offset": out.zero_point,
         "int16": int(inp.dtype == "int16"),
     })
-    return [KernelCall("tinyaot_mean_int", [
-        params, ParamArray("int32_t", dims), ParamArray("int32_t", strides),
-        TensorRef(inp.index), TensorRef(out.index)])]
+    return _walk_call("tinyaot_reduce_sum_int", params, dims, strides, inp, out)
 
 
-OPS = {"MEAN": lower_mean}
+def _lower_extreme(ctx, largest):
+    inp, out, _, fields, dims, strides = _reduction(ctx, ("int8", "float32"))
+    if inp.dtype == "float32":
+        params = ParamStruct("struct tinyaot_reduce_f32_params",
+                             {**fields, "kind": "TINYAOT_REDUCE_MAX" if largest else "TINYAOT_REDUCE_MIN"})
+        return _walk_call("tinyaot_reduce_f32", params, dims, strides, inp, out)
+    ctx.expect_same_quantization(inp, out, "input", f"{ctx.op.type} picks stored values without rescaling (as TFLM)")
+    params = ParamStruct("struct tinyaot_reduce_extreme_params", {**fields, "max": int(largest)})
+    return _walk_call("tinyaot_reduce_extreme_s8", params, dims, strides, inp, out)
+
+
+OPS = {
+    "MEAN": lambda ctx: _lower_sum_or_mean(ctx, mean=True),
+    "SUM": lambda ctx: _lower_sum_or_mean(ctx, mean=False),
+    "REDUCE_MAX": lambda ctx: _lower_extreme(ctx, largest=True),
+    "REDUCE_MIN": lambda ctx: _lower_extreme(ctx, largest=False),
+}

@@ -314,3 +314,34 @@ def arith_float32():
     arith("MUL", col, row, [2, 4, 3, 5], act=RELU)
     arith("SUB", col, row, [2, 4, 3, 5])
     return mb.build()
+
+
+@test_model("sum_max_min")
+def sum_max_min():
+    """SUM (int8, int16 and float32: rescaled without MEAN's 1/count), REDUCE_MAX and REDUCE_MIN
+    (int8 quantized as the input, float32 with infinities from a division by zero, where TFLM
+    starts from -FLT_MAX / FLT_MAX) over spatial axes, the channels and everything."""
+    mb = ModelBuilder()
+    q8 = dict(scale=0.05, zero_point=3)
+    x = mb.input("x", "int8", [1, 5, 6, 4], **q8)
+    h = mb.input("h", "int16", [2, 3, 4], scale=0.001, zero_point=0)
+    f = mb.input("f", "float32", [3, 4, 5])
+
+    def reduce(op, src, axes, out_shape, keep, dtype, **q):
+        y = mb.tensor(f"{op.lower()}{len(mb.tensors)}", dtype, out_shape, **q)
+        mb.op(op, [src, mb.const(f"axes{len(mb.tensors)}", np.array(axes, np.int32))], [y], "ReducerOptions",
+              keep_dims=keep)
+        return mb.output(y)
+
+    reduce("SUM", x, [1, 2], [1, 1, 1, 4], True, "int8", scale=0.5, zero_point=-7)
+    reduce("SUM", x, [-1], [1, 5, 6], False, "int8", scale=0.1, zero_point=0)
+    reduce("SUM", h, [0, 2], [3], False, "int16", scale=0.004, zero_point=0)
+    reduce("SUM", f, [0, 2], [1, 4, 1], True, "float32")
+    reduce("REDUCE_MAX", x, [1, 2], [1, 4], False, "int8", **q8)
+    reduce("REDUCE_MIN", x, [3], [1, 5, 6, 1], True, "int8", **q8)
+    infinities = mb.tensor("infinities", "float32", [3, 4, 5])
+    mb.op("DIV", [f, f], [infinities], "DivOptions")  # x / x: 1, or NaN where x is 0
+    reduce("REDUCE_MAX", f, [1], [3, 5], False, "float32")
+    reduce("REDUCE_MIN", f, [0, 1, 2], [], False, "float32")
+    reduce("REDUCE_MAX", infinities, [2], [3, 4], False, "float32")
+    return mb.build()

@@ -1,10 +1,11 @@
 /*
- * tinyaot_mean_int.h - int8 and int16 mean over some axes (MEAN).
+ * tinyaot_reduce_sum_int.h - int8 and int16 MEAN and SUM over some axes.
  *
- * Matches TFLM's reference_ops::QuantizedMeanOrSum (int8_t and int16_t): an
- * int32 sum of the input values (wrapping, as TFLM's), minus zero point x count, rescaled by a
- * multiplier that already folds in 1/count (worked out at compile time the
- * way TFLM does), plus the output zero point, clamped to int8.
+ * MEAN and SUM match TFLM's reference_ops::QuantizedMeanOrSum (int8_t and
+ * int16_t): an int32 sum of the input values (wrapping, as TFLM's), minus zero
+ * point x count, rescaled by input_scale / output_scale (for MEAN with 1/count
+ * folded in, worked out at compile time the way TFLM does), plus the output
+ * zero point, clamped to the output's type.
  *
  * The sums are taken one output at a time, so no accumulator buffer is
  * needed: integer addition gives the same result in any order. dims/strides
@@ -12,29 +13,29 @@
  * strides: first the kept ones, which enumerate the outputs in order, then
  * the reduced ones, which enumerate the values of one output.
  */
-#ifndef TINYAOT_MEAN_INT_H
-#define TINYAOT_MEAN_INT_H
+#ifndef TINYAOT_REDUCE_SUM_INT_H
+#define TINYAOT_REDUCE_SUM_INT_H
 
 #include "tinyaot_common.h"
-#include "tinyaot_mean.h"
+#include "tinyaot_reduce.h"
 
-struct tinyaot_mean_int_params {
+struct tinyaot_reduce_sum_params {
     int32_t kept_rank;      /* leading entries of dims/strides that are kept */
     int32_t reduced_rank;   /* entries after them that are reduced */
     int32_t output_size;
-    int32_t reduced_size;   /* values averaged into each output */
+    int32_t reduced_size;   /* values summed into each output */
     int32_t sum_offset;     /* input zero point x reduced_size, wrapped to 32 bits */
-    int32_t multiplier;     /* input_scale / output_scale / reduced_size */
+    int32_t multiplier;     /* input_scale / output_scale (MEAN: / reduced_size) */
     int32_t shift;
     int32_t output_offset;  /* output zero point */
     int32_t int16;          /* 1: int16 input and output, 0: int8 */
 };
 
-static void tinyaot_mean_int(const struct tinyaot_mean_int_params *p, const int32_t *dims,
-                             const int32_t *strides, const void *input, void *output)
+static void tinyaot_reduce_sum_int(const struct tinyaot_reduce_sum_params *p, const int32_t *dims,
+                                  const int32_t *strides, const void *input, void *output)
 {
-    int32_t kept[TINYAOT_MEAN_MAX_DIMS] = {0};
-    int32_t reduced[TINYAOT_MEAN_MAX_DIMS] = {0};
+    int32_t kept[TINYAOT_REDUCE_MAX_DIMS] = {0};
+    int32_t reduced[TINYAOT_REDUCE_MAX_DIMS] = {0};
     const int32_t *reduced_dims = dims + p->kept_rank;
     const int32_t *reduced_strides = strides + p->kept_rank;
     int32_t base = 0, o, r;
@@ -45,7 +46,7 @@ static void tinyaot_mean_int(const struct tinyaot_mean_int_params *p, const int3
         for (r = 0; r < p->reduced_size; r++) {
             const int32_t value = p->int16 ? ((const int16_t *)input)[at] : ((const int8_t *)input)[at];
             sum += (uint32_t)value;
-            at += tinyaot_mean_step(reduced, reduced_dims, reduced_strides, p->reduced_rank);
+            at += tinyaot_reduce_step(reduced, reduced_dims, reduced_strides, p->reduced_rank);
         }
         acc = (int32_t)(sum - (uint32_t)p->sum_offset);
         acc = tinyaot_requantize(acc, p->multiplier, p->shift) + p->output_offset;
@@ -54,8 +55,8 @@ static void tinyaot_mean_int(const struct tinyaot_mean_int_params *p, const int3
         } else {
             ((int8_t *)output)[o] = (int8_t)tinyaot_clamp_i32(acc, -128, 127);
         }
-        base += tinyaot_mean_step(kept, dims, strides, p->kept_rank);
+        base += tinyaot_reduce_step(kept, dims, strides, p->kept_rank);
     }
 }
 
-#endif /* TINYAOT_MEAN_INT_H */
+#endif /* TINYAOT_REDUCE_SUM_INT_H */

@@ -1,16 +1,17 @@
 /*
- * tinyaot_mean.h - what the MEAN kernels share: walking the input's merged
- * dimensions (see tinyaot_mean_int.h for the dims/strides layout).
+ * tinyaot_reduce.h - what the reductions (MEAN, SUM, REDUCE_MAX, REDUCE_MIN) share:
+ * walking the input's merged dimensions (see tinyaot_reduce_sum_int.h for the
+ * dims/strides layout).
  */
-#ifndef TINYAOT_MEAN_H
-#define TINYAOT_MEAN_H
+#ifndef TINYAOT_REDUCE_H
+#define TINYAOT_REDUCE_H
 
 #include <stdint.h>
 
-#define TINYAOT_MEAN_MAX_DIMS 6
+#define TINYAOT_REDUCE_MAX_DIMS 6
 
 /* Advances index over dims (last fastest); returns how far the input offset moves. */
-static inline int32_t tinyaot_mean_step(int32_t *index, const int32_t *dims,
+static inline int32_t tinyaot_reduce_step(int32_t *index, const int32_t *dims,
                                         const int32_t *strides, int32_t rank)
 {
     int32_t d, delta = 0;
@@ -25,4 +26,4 @@ static inline int32_t tinyaot_mean_step(int32_t *index, const int32_t *dims,
     return delta;
 }
 
-#endif /* TINYAOT_MEAN_H */
+#endif /* TINYAOT_REDUCE_H */
