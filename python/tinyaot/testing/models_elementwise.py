@@ -339,8 +339,9 @@ def sum_max_min():
     reduce("SUM", f, [0, 2], [1, 4, 1], True, "float32")
     reduce("REDUCE_MAX", x, [1, 2], [1, 4], False, "int8", **q8)
     reduce("REDUCE_MIN", x, [3], [1, 5, 6, 1], True, "int8", **q8)
-    infinities = mb.tensor("infinities", "float32", [3, 4, 5])
-    mb.op("DIV", [f, f], [infinities], "DivOptions")  # x / x: 1, or NaN where x is 0
+    floors, infinities = mb.tensor("floors", "float32", [3, 4, 5]), mb.tensor("infinities", "float32", [3, 4, 5])
+    mb.op("FLOOR", [f], [floors])
+    mb.op("DIV", [f, floors], [infinities], "DivOptions")  # x / floor(x): +-inf for x in (0, 1)
     reduce("REDUCE_MAX", f, [1], [3, 5], False, "float32")
     reduce("REDUCE_MIN", f, [0, 1, 2], [], False, "float32")
     reduce("REDUCE_MAX", infinities, [2], [3, 4], False, "float32")
