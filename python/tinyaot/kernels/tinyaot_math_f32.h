@@ -1,13 +1,13 @@
 /*
  * tinyaot_math_f32.h - float32 element-wise math, value by value: EXP, RSQRT,
- * SIN, COS, LOG, SQRT, SQUARE, ABS, NEG, FLOOR, CEIL, ROUND.
+ * SIN, COS, LOG, SQRT, SQUARE, ABS, NEG, FLOOR, CEIL, ROUND, ELU.
  *
  * TFLM's reference kernels (exp.cc, elementwise.cc, neg.cc, floor.cc, ceil.cc,
- * round.cc) with the same C library calls: std::exp, std::sin, std::cos and
- * std::log on a float are expf, sinf, cosf and logf; RSQRT is 1.f / sqrtf(x)
+ * round.cc, elu.h) with the same C library calls: std::exp, std::sin, std::cos,
+ * std::log and TfLiteExpm1 on a float are expf, sinf, cosf, logf and expm1f; RSQRT is 1.f / sqrtf(x)
  * (no check of the sign: a negative value gives NaN). sqrtf, fabsf, floorf,
  * ceilf and the arithmetic are exact in every IEEE C library, so those are
- * identical to TFLM on any core; expf, sinf, cosf and logf are the C library's
+ * identical to TFLM on any core; expf, sinf, cosf, logf, expm1f are the C library's
  * own: identical to TFLM built with the same library (glibc on the host),
  * within an ulp bound of it with newlib (tests/target/test_float_on_target.py).
  */
@@ -29,6 +29,7 @@
 #define TINYAOT_MATH_FLOOR 9
 #define TINYAOT_MATH_CEIL 10
 #define TINYAOT_MATH_ROUND 11
+#define TINYAOT_MATH_ELU 12
 
 struct tinyaot_math_f32_params {
     int32_t size;   /* number of values */
@@ -61,6 +62,7 @@ static float tinyaot_math_f32_value(int32_t kind, float x)
     case TINYAOT_MATH_NEG: return -x;
     case TINYAOT_MATH_FLOOR: return floorf(x);
     case TINYAOT_MATH_CEIL: return ceilf(x);
+    case TINYAOT_MATH_ELU: return x < 0.0f ? expm1f(x) : x;
     default: return tinyaot_round_to_nearest_f32(x);
     }
 }

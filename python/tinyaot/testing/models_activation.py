@@ -229,3 +229,24 @@ def quantize_int_pairs():
     mb.op("DEQUANTIZE", [inputs["uint8"]], [d])
     mb.output(d)
     return mb.build()
+
+
+@test_model("elu")
+def elu():
+    """int8 ELU through TFLM's table, two quantizations: the output's zero point low, and an
+    output scale that clips. (The table is made by the generator: exact on any core.)"""
+    mb = ModelBuilder()
+    x = mb.input("x", "int8", [2, 3, 10], scale=0.04, zero_point=5)
+    for k, (scale, zp) in enumerate(((0.03, -90), (0.01, 20))):
+        y = mb.output(mb.tensor(f"elu{k}", "int8", [2, 3, 10], scale=scale, zero_point=zp))
+        mb.op("ELU", [x], [y])
+    return mb.build()
+
+
+@test_model("elu_float32", targets=False)
+def elu_float32():
+    """float32 ELU: expm1f below 0, the C library's (identical to TFLM on the host)."""
+    mb = ModelBuilder()
+    f = mb.input("f", "float32", [4, 7])
+    mb.op("ELU", [f], [mb.output(mb.tensor("elu", "float32", [4, 7]))])
+    return mb.build()
