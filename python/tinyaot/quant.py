@@ -42,6 +42,19 @@ def quantize_multiplier(real_multiplier):
     return int(q), int(shift)
 
 
+def multiply_by_quantized_multiplier(x, multiplier, shift):
+    """TFLM's MultiplyByQuantizedMultiplier of an int, exactly: x * 2^max(shift, 0), the
+    doubling high multiply (rounded, saturated), then a rounding right shift by -shift."""
+    ab = (x << max(shift, 0)) * multiplier
+    if ab == (-(2**31)) * (-(2**31)):  # SaturatingRoundingDoublingHighMul's one overflow
+        return 2**31 - 1
+    nudged = ab + ((1 << 30) if ab >= 0 else 1 - (1 << 30))
+    high = nudged >> 31 if nudged >= 0 else -((-nudged) >> 31)  # division truncating toward 0
+    exponent = max(-shift, 0)
+    mask = (1 << exponent) - 1
+    return (high >> exponent) + ((high & mask) > (mask >> 1) + (high < 0))
+
+
 def requantize_multiplier(real_multiplier):
     """quantize_multiplier for tinyaot_requantize(), which shifts int32 values left
     by a positive shift: a factor of 2^30 or more cannot be right."""

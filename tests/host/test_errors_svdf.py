@@ -12,7 +12,7 @@ from tinyaot.host.model import HostModel
 from tinyaot.modelbuilder import ModelBuilder, random_int8
 from tinyaot.host.oracle import compare_with_tflm, random_inputs, tflm_interpreter
 from tinyaot.ops.base import ParamStruct
-from tinyaot.quant import quantize_multiplier
+from tinyaot.quant import multiply_by_quantized_multiplier, quantize_multiplier
 from tinyaot.testing.models_svdf import rank2_batch2_model
 from tinyaot.testing.variants import variant_of
 
@@ -181,15 +181,9 @@ def test_state_data_in_the_file_is_ignored_like_tflm(tmp_path):
 
 
 def requantize(x, multiplier, shift):
-    """TFLM's MultiplyByQuantizedMultiplier (double rounding), on int64 arrays."""
-    x = x.astype(np.int64) << max(shift, 0)
-    ab = x * multiplier
-    nudge = np.where(ab >= 0, 1 << 30, 1 - (1 << 30))
-    high = np.trunc((ab + nudge) / 2.0**31).astype(np.int64)  # exact: |ab| < 2^53
-    exponent = max(-shift, 0)
-    mask = (1 << exponent) - 1
-    threshold = (mask >> 1) + (high < 0)
-    return (high >> exponent) + ((high & mask) > threshold)
+    """TFLM's MultiplyByQuantizedMultiplier of every value of an integer array."""
+    return np.array([multiply_by_quantized_multiplier(int(v), multiplier, shift) for v in np.ravel(x)],
+                    np.int64).reshape(np.shape(x))
 
 
 def test_state_scale_is_rounded_as_tflm_does(tmp_path):

@@ -231,15 +231,17 @@ def quantize_int_pairs():
     return mb.build()
 
 
-@test_model("elu")
-def elu():
-    """int8 ELU through TFLM's table, two quantizations: the output's zero point low, and an
-    output scale that clips. (The table is made by the generator: exact on any core.)"""
+@test_model("elu_abs")
+def elu_abs():
+    """int8 ELU and ABS through TFLM's arithmetic tabulated: ELU with the output's zero point
+    low and with an output scale that clips; ABS with the input's scale (no rescaling, values
+    past 127 clamp) and with another. (The tables are made by the generator: exact on any core.)"""
     mb = ModelBuilder()
     x = mb.input("x", "int8", [2, 3, 10], scale=0.04, zero_point=5)
-    for k, (scale, zp) in enumerate(((0.03, -90), (0.01, 20))):
-        y = mb.output(mb.tensor(f"elu{k}", "int8", [2, 3, 10], scale=scale, zero_point=zp))
-        mb.op("ELU", [x], [y])
+    for k, (op, scale, zp) in enumerate((("ELU", 0.03, -90), ("ELU", 0.01, 20), ("ABS", 0.04, -60),
+                                         ("ABS", 0.035, -128))):
+        y = mb.output(mb.tensor(f"{op.lower()}{k}", "int8", [2, 3, 10], scale=scale, zero_point=zp))
+        mb.op(op, [x], [y])
     return mb.build()
 
 
