@@ -8,7 +8,7 @@
 #                     [FLASH_BUDGET <bytes>] [BUDGET_NAME <text>]
 #                     [KERNELS portable|cmsis-nn] [CPU <cortex-mN>]
 #                     [WEIGHTS linked|blob] [ARENA_GROUP <group>]
-#                     [GENERATOR_ARGS <arg>...])
+#                     [OPTIMIZE speed|size] [GENERATOR_ARGS <arg>...])
 #
 # The generator runs from add_custom_command, so it runs again only when the
 # model file or a generator source file changes (the generator sources are
@@ -31,12 +31,14 @@
 # tinyaot_<id>_bind_weights(). ARENA_GROUP <group>: the models given the same
 # group (in one directory) share one arena, tinyaot_<group>_arena, of the largest
 # need, written into <build>/tinyaot/<group>_arena/ and compiled into the target
-# (its plan: the target property TINYAOT_ARENA_GROUP_JSON).
+# (its plan: the target property TINYAOT_ARENA_GROUP_JSON). OPTIMIZE size drops
+# the portable kernels' specialised paths (pixel pairs, loops instantiated per
+# shape): less flash, the same results, more instructions (default speed).
 #
 # Defaults that an integration (e.g. Zephyr's Kconfig) may set as cache
 # variables: TINYAOT_DEFAULT_ALIGNMENT, TINYAOT_DEFAULT_WEIGHTS_SECTION,
 # TINYAOT_DEFAULT_ARENA_SECTION, TINYAOT_DEFAULT_KERNELS, TINYAOT_DEFAULT_WEIGHTS,
-# TINYAOT_DEFAULT_ARENA_GROUP. Empty means "the
+# TINYAOT_DEFAULT_ARENA_GROUP, TINYAOT_DEFAULT_OPTIMIZE. Empty means "the
 # generator's default".
 # TINYAOT_PYTHONPATH overrides where the generator package is found,
 # TINYAOT_PYTHON the interpreter that runs it.
@@ -58,6 +60,8 @@ set(TINYAOT_DEFAULT_WEIGHTS "" CACHE STRING
     "Weights of models without WEIGHTS: linked or blob (empty: linked)")
 set(TINYAOT_DEFAULT_ARENA_GROUP "" CACHE STRING
     "Arena group of models without ARENA_GROUP (empty: each model its own arena)")
+set(TINYAOT_DEFAULT_OPTIMIZE "" CACHE STRING
+    "Optimisation of models without OPTIMIZE: speed or size (empty: speed)")
 set(TINYAOT_CMSIS_NN_DIR "" CACHE PATH
     "CMSIS-NN source tree (v7.0.0 API) for KERNELS cmsis-nn, when the project has no cmsis-nn target")
 set(TINYAOT_PYTHONPATH "${TINYAOT_ROOT}/python" CACHE PATH
@@ -117,7 +121,7 @@ set_property(GLOBAL PROPERTY TINYAOT_GENERATOR_SOURCES "${TINYAOT_GENERATOR_SOUR
 function(tinyaot_add_model target)
   set(options RAM_BUDGET_INCLUDES_IO)
   set(one MODEL NAME OUTPUT_DIR ALIGNMENT WEIGHTS_SECTION ARENA_SECTION
-          RAM_BUDGET FLASH_BUDGET BUDGET_NAME KERNELS CPU WEIGHTS ARENA_GROUP)
+          RAM_BUDGET FLASH_BUDGET BUDGET_NAME KERNELS CPU WEIGHTS ARENA_GROUP OPTIMIZE)
   set(multi GENERATOR_ARGS)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "${options}" "${one}" "${multi}")
   get_property(python GLOBAL PROPERTY TINYAOT_PYTHON)
@@ -155,7 +159,7 @@ function(tinyaot_add_model target)
   endif()
   set_property(GLOBAL APPEND PROPERTY TINYAOT_MODEL_OUTPUTS "${out}/${ARG_NAME}")
 
-  foreach(opt ALIGNMENT WEIGHTS_SECTION ARENA_SECTION KERNELS WEIGHTS ARENA_GROUP)
+  foreach(opt ALIGNMENT WEIGHTS_SECTION ARENA_SECTION KERNELS WEIGHTS ARENA_GROUP OPTIMIZE)
     if(NOT DEFINED ARG_${opt} AND NOT "${TINYAOT_DEFAULT_${opt}}" STREQUAL "")
       set(ARG_${opt} "${TINYAOT_DEFAULT_${opt}}")
     endif()
@@ -192,6 +196,12 @@ function(tinyaot_add_model target)
       message(FATAL_ERROR "tinyaot_add_model(${target}): ARENA_GROUP '${ARG_ARENA_GROUP}' must be a lower-case C identifier")
     endif()
     list(APPEND gen_args --arena-group "${ARG_ARENA_GROUP}")
+  endif()
+  if(DEFINED ARG_OPTIMIZE AND NOT ARG_OPTIMIZE STREQUAL "speed")
+    if(NOT ARG_OPTIMIZE STREQUAL "size")
+      message(FATAL_ERROR "tinyaot_add_model(${target}): OPTIMIZE '${ARG_OPTIMIZE}' must be speed or size")
+    endif()
+    list(APPEND gen_args --optimize size)
   endif()
   list(APPEND gen_args ${ARG_GENERATOR_ARGS})
 

@@ -1,7 +1,7 @@
 """Runs a link command; when the linker overflows a memory region, adds one
 line naming the application's tinyaot models and what would shrink them.
 
-    python link_hint.py --board B --models a.json,b.json -- <link command...>
+    python link_hint.py --board B --models a.json,b.json [--build-dir D] -- <link command...>
 
 Zephyr's glue (zephyr/CMakeLists.txt) makes this the link launcher. Standard
 library only: it runs with whatever Python the build found.
@@ -9,9 +9,12 @@ library only: it runs with whatever Python the build found.
 
 import argparse
 import json
+import os
 import re
 import subprocess
 import sys
+
+import size_saving
 
 _OVERFLOW_RE = re.compile(r"region `(\w+)' overflowed by (\d+) bytes")
 
@@ -22,7 +25,24 @@ def _io_outside_arena(doc):
                if t.get("arena_offset") is None)
 
 
-def hint(region, overflow, board, docs):
+def optimize_size_words(overflow, docs, savings):
+    """What OPTIMIZE size would do for the models generated for speed: '' when none are;
+    savings: model name -> flash bytes saved (measured), None where not measured."""
+    fast = [d["name"] for d in docs if d.get("optimize", "speed") == "speed"]
+    if not fast:
+        return ""
+    text = ("; OPTIMIZE size (CONFIG_TINYAOT_OPTIMIZE_SIZE=y, or OPTIMIZE size in tinyaot_add_model) "
+            "drops the specialised kernel paths")
+    measured = {n: savings[n] for n in fast if savings.get(n) is not None}
+    if len(measured) < len(fast):
+        return text + f" of {', '.join(fast)} (pixel pairs, loops instantiated per shape): try it"
+    total = sum(measured.values())
+    text += ": " + ", ".join(f"{b} B less code for {n}" for n, b in measured.items())
+    return text + " (measured: the generated C compiled both ways), " + (
+        "enough to fit" if total >= overflow else f"{overflow - total} B short of fitting")
+
+
+def hint(region, overflow, board, docs, savings=None):
     ram = "RAM" in region.upper()  # SRAM on Zephyr 2.5, RAM on 3.x
     parts = []
     for d in docs:
@@ -40,7 +60,9 @@ def hint(region, overflow, board, docs):
                  "(CONFIG_MAIN_STACK_SIZE, buffers); a larger CONFIG_TINYAOT_RAM_RESERVE "
                  "stops such builds before linking")
     else:
-        text += ("; use a smaller model or free flash elsewhere; a larger "
+        size_words = optimize_size_words(int(overflow), docs, savings or {})
+        text += size_words + ("; else" if size_words else ";")
+        text += (" use a smaller model or free flash elsewhere; a larger "
                  "CONFIG_TINYAOT_FLASH_RESERVE stops such builds before linking")
     return text
 
@@ -51,18 +73,24 @@ def main(argv=None):
     parser = argparse.ArgumentParser()
     parser.add_argument("--board", required=True)
     parser.add_argument("--models", required=True, help="comma-separated <name>.json files")
+    parser.add_argument("--build-dir", help="where compile_commands.json is: measures what OPTIMIZE size saves")
     args = parser.parse_args(argv[:split])
     proc = subprocess.run(argv[split + 1:], capture_output=True, text=True)
     sys.stdout.write(proc.stdout)
     sys.stderr.write(proc.stderr)
     found = _OVERFLOW_RE.findall(proc.stdout + proc.stderr) if proc.returncode else []
     if found:
-        docs = []
+        docs, c_files = [], {}
         for path in args.models.split(","):
             with open(path) as f:
                 docs.append(json.load(f))
+            c_files[docs[-1]["name"]] = os.path.splitext(path)[0] + ".c"
         for region, overflow in dict(found).items():
-            print(hint(region, overflow, args.board, docs), file=sys.stderr)
+            savings = {}
+            if args.build_dir and "RAM" not in region.upper():
+                savings = {d["name"]: size_saving.saving(args.build_dir, c_files[d["name"]]) for d in docs
+                           if d.get("optimize", "speed") == "speed"}
+            print(hint(region, overflow, args.board, docs, savings), file=sys.stderr)
     return proc.returncode
 
 

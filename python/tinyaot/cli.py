@@ -8,7 +8,7 @@ import tempfile
 import time
 
 from tinyaot import __version__
-from tinyaot.backends import CPU_ARCH, KERNEL_BACKENDS
+from tinyaot.backends import CPU_ARCH, KERNEL_BACKENDS, OPTIMIZE
 from tinyaot.errors import TinyAotError
 
 
@@ -114,6 +114,9 @@ def _add_codegen_args(p, name_required=True, several=False):
     p.add_argument("--cpu", default="cortex-m3", choices=sorted(CPU_ARCH),
                    help="with --kernels cmsis-nn: the core, which decides CMSIS-NN's code path and "
                         "scratch sizes (default cortex-m3: any core without DSP instructions, and the host)")
+    p.add_argument("--optimize", default="speed", choices=OPTIMIZE,
+                   help="speed: the portable kernels' specialised paths (pixel pairs, loops instantiated for the "
+                        "model's shapes; default); size: one pixel at a time, less flash, the same results")
     p.add_argument("--cmsis-nn-1x1", default="auto", choices=["auto", "wrapper", "im2col"],
                    help="with --kernels cmsis-nn: 1x1 convolutions on arm_convolve_s8, whose output may overlap "
                         "its input on cores without DSP, where the arena comes out smaller (auto, default), "
@@ -124,7 +127,7 @@ def _options(args, name=None):
     from tinyaot.compiler import Options
     return Options(name or args.name, args.alignment, args.weights_section, args.arena_section, args.inputs_in_arena,
                    args.kernels, args.cpu, getattr(args, "weights", "linked"), getattr(args, "arena_group", None),
-                   fusion=not args.no_fusion, cmsis_nn_1x1=args.cmsis_nn_1x1)
+                   fusion=not args.no_fusion, cmsis_nn_1x1=args.cmsis_nn_1x1, optimize=args.optimize)
 
 
 def cmd_compile(args):

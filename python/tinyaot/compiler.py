@@ -6,7 +6,7 @@ from dataclasses import dataclass, field, replace
 from collections import Counter
 from typing import NamedTuple
 
-from tinyaot.backends import CPU_ARCH, KERNEL_BACKENDS, cmsis_nn
+from tinyaot.backends import CPU_ARCH, KERNEL_BACKENDS, OPTIMIZE, cmsis_nn
 from tinyaot.errors import InvalidTensorError, TinyAotError, UnsupportedError
 from tinyaot.frontend.tflite_reader import read_tflite
 from tinyaot.ops import LOWERINGS, VIEW_OPS
@@ -42,6 +42,7 @@ class Options:
     # --kernels cmsis-nn, 1x1 convolutions: "auto": on arm_convolve_s8 (cmsis_nn.conv_kernel) where the arena
     # comes out smaller (cores without DSP); "wrapper": CMSIS-NN's 1x1 kernels; "im2col": arm_convolve_s8.
     cmsis_nn_1x1: str = "auto"
+    optimize: str = "speed"  # one of OPTIMIZE
 
 
 @dataclass
@@ -149,6 +150,8 @@ def check_options(options):
         raise TinyAotError(f"arena group '{options.arena_group}' must be a lower-case C identifier ([a-z_][a-z0-9_]*)")
     if options.cmsis_nn_1x1 not in CMSIS_NN_1X1:
         raise TinyAotError(f"cmsis-nn 1x1 '{options.cmsis_nn_1x1}' is not a choice (have: {', '.join(CMSIS_NN_1X1)})")
+    if options.optimize not in OPTIMIZE:
+        raise TinyAotError(f"optimize '{options.optimize}' is not a choice (have: {', '.join(OPTIMIZE)})")
     if options.cpu not in CPU_ARCH:
         raise TinyAotError(f"cpu '{options.cpu}' is not supported (have: {', '.join(CPU_ARCH)}; "
                            "Helium (MVE) cores are not)")
@@ -211,7 +214,7 @@ def gap_summary(source, op_count, gaps):
 
 def lower_operator(graph, views, op, options, fusions):
     """(kernel calls, (backend, reason it is not options.kernels or None))."""
-    ctx = LowerContext(graph, op)
+    ctx = LowerContext(graph, op, options.optimize)
     if op.index in views.view_ops and op.type in VIEW_OPS:
         return [], ("view", None)
     if op.type in VIEW_OPS:
@@ -232,7 +235,7 @@ def lower_operator(graph, views, op, options, fusions):
         if op.index in fusions:
             f = fusions[op.index]
             producer = graph.operators[f.producer]
-            conv_calls, backend = _backend_calls(LowerContext(graph, producer), LOWERINGS[producer.type], options)
+            conv_calls, backend = _backend_calls(LowerContext(graph, producer, options.optimize), LOWERINGS[producer.type], options)
             return lower_band_fc(graph, f, conv_calls, calls), (
                 backend[0], f"fused: computes operator {f.producer} ({producer.type}) in bands of "
                             f"{f.rows} output row{'s' if f.rows > 1 else ''}"
@@ -246,7 +249,7 @@ def lower_operator(graph, views, op, options, fusions):
 
 def _residual_calls(graph, f, ctx, calls, options):
     """(calls, backend) of a fused residual block's step (passes/fusion.py ResidualFusion)."""
-    lowered = [_backend_calls(LowerContext(graph, graph.operators[k]), LOWERINGS["CONV_2D"], options)
+    lowered = [_backend_calls(LowerContext(graph, graph.operators[k], options.optimize), LOWERINGS["CONV_2D"], options)
                for k in f.producers]
     add_calls, add_backend = _backend_calls(ctx, lambda _: calls, options)
     backends = [b for _, b in lowered] + [add_backend]

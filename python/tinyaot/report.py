@@ -3,10 +3,18 @@
 from tinyaot.codegen.emit import header_text
 from tinyaot.planner.lifetimes import limit_words
 
+OPTIMIZE_WORDS = {
+    "speed": "optimised for speed: pixel pairs, loops instantiated for the model's shapes (--optimize size: less "
+             "flash, the same results)",
+    "size": "optimised for size: one pixel at a time, no loops instantiated per shape (--optimize speed: faster, "
+            "more flash)",
+}
+
 
 def print_inspection(model):
     g = model.graph
     print(f"model {g.source}: {len(g.operators)} operators, {len(g.tensors)} tensors")
+    print(OPTIMIZE_WORDS[model.options.optimize])
     print("\noperators")
     print(f"  {'#':>3}  {'type':<20} {'kernels':<34} inputs -> outputs")
     for op, calls in model.calls:

@@ -7,6 +7,10 @@ calls with its own or keeps the portable ones, saying why.
 
 KERNEL_BACKENDS = ("portable", "cmsis-nn")
 
+# The portable kernels' code: speed, with their specialised paths (pixel pairs, loops
+# instantiated for the model's shapes); size, one pixel at a time: the same arithmetic in less flash.
+OPTIMIZE = ("speed", "size")
+
 # -mcpu name -> CMSIS-NN code path (its ARM_MATH_DSP / ARM_MATH_MVEI follow
 # __ARM_FEATURE_DSP / __ARM_FEATURE_MVE). Helium (MVE) cores are not offered.
 CPU_ARCH = {

@@ -343,7 +343,7 @@ class _CodegenContext:
             # Guarded, so that models compiled in one translation unit define each once.
             "instances": [(re.sub(r"\W+", "_", i).strip("_").upper(), i) for i in sorted(self.instances)],
             "cmsis_nn_arch": (CPU_ARCH[opts.cpu] if cmsis_nn.HEADER in self.headers else None),
-            "cpu": opts.cpu,
+            "cpu": opts.cpu, "optimize": opts.optimize,
             "weights": self._weights(), "params": self.params, "steps": self.steps,
         }
 
@@ -391,6 +391,7 @@ class _CodegenContext:
             "tables": dict(sorted(self.table_bytes.items())),
             "table_bytes": sum(self.table_bytes.values()),
             "kernels": m.options.kernels,
+            "optimize": m.options.optimize,
             "cpu": m.options.cpu if m.options.kernels == "cmsis-nn" else None,
             "operators": [{"index": op.index, "type": op.type, "kernels": [c.kernel for c in calls],
                            "backend": m.backends[op.index][0], "backend_reason": m.backends[op.index][1]}

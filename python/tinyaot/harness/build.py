@@ -105,7 +105,7 @@ def _cached(cache_file, key):
 
 def build_firmware(board, model=None, name=None, test_mode=None, build_root=None,
                    cmake_args=(), jobs=None, inputs_in_arena=False, kernels="portable",
-                   profile=False, weights="linked", more_models=(), arena_group=None):
+                   profile=False, weights="linked", more_models=(), arena_group=None, optimize="speed"):
     """Configure (first time only) and build; returns a Firmware.
 
     Either model (path to .tflite) and name (C identifier), or test_mode
@@ -120,7 +120,7 @@ def build_firmware(board, model=None, name=None, test_mode=None, build_root=None
     Device.select(1), (2), ...; arena_group: all the models share the arena of
     this group (--shared-arena).
     kernels: the generator's kernel backend; "cmsis-nn" builds CMSIS-NN from
-    cmsis_nn_dir().
+    cmsis_nn_dir(). optimize: the generator's --optimize (speed or size).
     Raises ModelTooBig when the model does not fit the board, BuildError otherwise.
     """
     if board not in boards():
@@ -132,13 +132,15 @@ def build_firmware(board, model=None, name=None, test_mode=None, build_root=None
         if not model or not name:
             raise ValueError("build_firmware needs model and name, or test_mode")
         label = name + ("-inputs_in_arena" if inputs_in_arena else "") + \
-            ("" if kernels == "portable" else f"-{kernels}") + ("-profile" if profile else "") + \
+            ("" if kernels == "portable" else f"-{kernels}") + ("" if optimize == "speed" else f"-{optimize}") + \
+            ("-profile" if profile else "") + \
             ("" if weights == "linked" else f"-{weights}") + \
             "".join(f"+{n}" for n, _ in more_models) + (f"-group_{arena_group}" if arena_group else "")
         defs = {"TINYAOT_RUNNER_TEST": "", "TINYAOT_MODEL": str(Path(model).resolve()),
                 "TINYAOT_MODEL_NAME": name,
                 "TINYAOT_RUNNER_INPUTS_IN_ARENA": "ON" if inputs_in_arena else "OFF",
                 "TINYAOT_RUNNER_KERNELS": kernels,
+                "TINYAOT_RUNNER_OPTIMIZE": optimize,
                 "TINYAOT_RUNNER_PROFILE": "ON" if profile else "OFF",
                 "TINYAOT_RUNNER_WEIGHTS": weights,
                 "TINYAOT_RUNNER_MORE_MODELS": ";".join(f"{n}={Path(m).resolve()}" for n, m in more_models),

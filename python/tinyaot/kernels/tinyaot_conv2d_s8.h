@@ -313,7 +313,8 @@ static void tinyaot_conv2d_s8(const struct tinyaot_conv2d_params *p,
     /* Adjacent taps are adjacent pixels' every channel: a window row is one run. */
     const int contiguous = tap_step_x == filter_ch;
     const int32_t output_ch = p->output_ch;
-    const int pairs = p->pair4 != NULL && output_ch <= TINYAOT_PAIR_MAX_CH;
+    /* TINYAOT_PIXEL_PAIRS 0 leaves the pairs' code out altogether (pair4 is NULL then). */
+    const int pairs = TINYAOT_PIXEL_PAIRS && p->pair4 != NULL && output_ch <= TINYAOT_PAIR_MAX_CH;
     struct tinyaot_conv2d_window v;
     const struct tinyaot_channel_requant r = tinyaot_channel_requant_of(multiplier, shift, p->per_channel,
                                                                         p->output_offset, p->act_min, p->act_max);

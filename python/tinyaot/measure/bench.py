@@ -8,6 +8,9 @@ against TFLite Micro (the tflite-micro package):
   tflm-reference     TFLM's interpreter with its reference kernels
   tflm-cmsis-nn      TFLM with its CMSIS-NN kernels (what Cortex-M users run today)
 
+--optimize size measures tinyaot's code generated with --optimize size (rows
+"tinyaot-... size"); give --optimize speed --optimize size for both.
+
 The TFLM firmwares are TFLM's MicroInterpreter behind the same serial runner
 (firmware/tflm_runner), built from TINYAOT_TFLM_DIR (default
 ../shared/third_party/tflite-micro) at the same -O2 for the same core. Columns:
@@ -43,6 +46,7 @@ import sys
 from pathlib import Path
 
 from tinyaot import harness
+from tinyaot.backends import OPTIMIZE
 from tinyaot.harness.build import REPO, failure_reason
 
 SHARED_MODELS = REPO.parent / "shared" / "models"
@@ -68,17 +72,18 @@ VARIANTS = ("tinyaot-portable", "tinyaot-cmsis-nn", "tflm-reference", "tflm-cmsi
 BASELINE = "tflm-cmsis-nn"
 
 
-def bench_one(board, name, path, calls, seed, build_root, kernels="portable"):
-    """Row of tinyaot with `kernels` (portable or cmsis-nn) for a model on a board."""
-    row = {"model": name, "board": board, "variant": f"tinyaot-{kernels}", "status": "ok",
-           "inputs_in_arena": False}
+def bench_one(board, name, path, calls, seed, build_root, kernels="portable", optimize="speed"):
+    """Row of tinyaot with `kernels` (portable or cmsis-nn), generated with --optimize `optimize`,
+    for a model on a board."""
+    row = {"model": name, "board": board, "variant": f"tinyaot-{kernels}" + ("" if optimize == "speed" else " size"),
+           "status": "ok", "inputs_in_arena": False, "optimize": optimize}
     fw = None
     try:
         for in_arena in (False, True):
             row["inputs_in_arena"] = in_arena  # also on the "does not fit" row of the retry
             try:
                 fw = harness.build_firmware(board, model=path, name=name, build_root=build_root,
-                                            inputs_in_arena=in_arena, kernels=kernels)
+                                            inputs_in_arena=in_arena, kernels=kernels, optimize=optimize)
                 break
             except harness.ModelTooBig as exc:
                 too_big = exc  # retry with the inputs inside the arena: less RAM
@@ -246,6 +251,8 @@ def main(argv=None):
                         help="what to measure (repeatable; default all four)")
     parser.add_argument("--kernels", action="append", choices=("portable", "cmsis-nn"),
                         help="tinyaot with this kernel backend (the same as --variant tinyaot-K)")
+    parser.add_argument("--optimize", action="append", choices=OPTIMIZE,
+                        help="tinyaot's code optimised for speed (default) or size; repeat for both")
     parser.add_argument("--calls", type=int, default=5, help="random inputs per model (default 5)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", help="also write the rows to this JSON file")
@@ -280,11 +287,13 @@ def main(argv=None):
             for variant in variants:
                 family, kernels = variant.split("-", 1)
                 if family == "tinyaot":
-                    row = bench_one(board, name, path, args.calls, args.seed, args.build_root, kernels)
+                    these = [bench_one(board, name, path, args.calls, args.seed, args.build_root, kernels, o)
+                             for o in args.optimize or ["speed"]]
                 else:
-                    row = bench_tflm(board, name, path, kernels, args.calls, args.seed, args.build_root)
-                rows.append(row)
-                print(f"  {name} on {board}, {variant}: {row['status']}", file=sys.stderr, flush=True)
+                    these = [bench_tflm(board, name, path, kernels, args.calls, args.seed, args.build_root)]
+                for row in these:
+                    rows.append(row)
+                    print(f"  {name} on {board}, {row['variant']}: {row['status']}", file=sys.stderr, flush=True)
     add_ratios(rows)
     print(format_table(rows, notes))
     if args.json:

@@ -119,11 +119,13 @@ class ResidualLoop:
 
 
 class LowerContext:
-    """One operator and its graph, with checks that fail naming the operator."""
+    """One operator and its graph, with checks that fail naming the operator; `optimize`
+    (compiler.OPTIMIZE): whether lowerings may name specialised kernel paths (speed) or not (size)."""
 
-    def __init__(self, graph, op):
+    def __init__(self, graph, op, optimize="speed"):
         self.graph = graph
         self.op = op
+        self.optimize = optimize
 
     def error(self, message, tensor=None):
         name = self.graph.tensors[tensor].name if isinstance(tensor, int) else tensor

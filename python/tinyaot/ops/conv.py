@@ -196,9 +196,9 @@ def _conv_1x1_call(ctx, inp, weights, bias, out):
         **{k: quant[k] for k in ("output_offset", "act_min", "act_max", "per_channel")},
     })
     # Adjacent pixels' inputs lie input_ch apart at stride 1: a loop for that distance
-    # (tinyaot_conv2d_1x1_s8.h) where the depth is worth its code (flash).
+    # (tinyaot_conv2d_1x1_s8.h) where the depth is worth its code (flash), optimising for speed.
     depth = inp.shape[3]
-    adjacent = geometry["stride_h"] == geometry["stride_w"] == 1 and depth >= 32
+    adjacent = geometry["stride_h"] == geometry["stride_w"] == 1 and depth >= 32 and ctx.optimize == "speed"
     params.fields["adjacent_pair"] = f"TINYAOT_CONV2D_1X1_PAIR({depth})" if adjacent else "NULL"
     folded_bias = fold_input_offset(None if bias is None else bias.data, weights.data, quant["input_offset"],
                                     channel_axis=0)
@@ -247,12 +247,14 @@ def lower_conv(ctx):
     if in_ch == 1 and depthwise_mult_fits(weights):
         return _conv_one_channel_call(ctx, inp, weights, bias, out)
     # The pairs' loop for this distance between a pair's inputs (tinyaot_conv2d_s8.h), the
-    # general one for distances below 4.
+    # general one for distances below 4; optimising for size, none: one pixel at a time.
     pixel_step = ctx.op.options.get("stride_w", 1) * in_ch
     pair4, instances = (pixel_step, [f"TINYAOT_CONV2D_PAIR4_STEP({pixel_step})"]) if pixel_step >= 4 else ("any", [])
+    if ctx.optimize == "size":
+        pair4, instances = None, []
     return _conv_call(ctx, "tinyaot_conv2d_s8", "struct tinyaot_conv2d_params", inp, weights, bias, out, {
         "filter_ch": filter_ch, "groups": groups, "filters_per_group": out_ch // groups, "output_ch": out_ch,
-        "pair4": f"TINYAOT_CONV2D_PAIR4({pair4})",
+        "pair4": "NULL" if pair4 is None else f"TINYAOT_CONV2D_PAIR4({pair4})",
     }, fold_axis=0, plain_too=True, instances=instances)
 
 
