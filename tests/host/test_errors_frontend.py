@@ -50,9 +50,9 @@ def test_missing_file(tmp_path):
 
 
 def test_unsupported_operator_named_with_index(tmp_path):
-    with pytest.raises(TinyAotError, match=r"bad\.tflite: operator 0 \(FLOOR\): operator is not supported "
+    with pytest.raises(TinyAotError, match=r"bad\.tflite: operator 0 \(SEGMENT_SUM\): operator is not supported "
                                            r"\(supported: .*FULLY_CONNECTED"):
-        compile_bytes(tmp_path, fc_model(op="FLOOR"))
+        compile_bytes(tmp_path, fc_model(op="SEGMENT_SUM"))
 
 
 def test_unsupported_dtype_names_tensor():
@@ -108,13 +108,13 @@ def test_random_corruption_never_crashes(seed):
 
 def test_cli_prints_one_line_not_a_traceback(tmp_path):
     path = tmp_path / "bad.tflite"
-    path.write_bytes(fc_model(op="FLOOR"))
+    path.write_bytes(fc_model(op="SEGMENT_SUM"))
     result = subprocess.run([sys.executable, "-m", "tinyaot", "compile", str(path), "--name", "m",
                              "--out", str(tmp_path / "out")], capture_output=True, text=True,
                             env={"PYTHONPATH": str(ROOT / "python"), "PATH": "/usr/bin:/bin"})
     assert result.returncode == 1
     assert result.stderr.startswith("tinyaot: error: ")
-    assert "operator 0 (FLOOR): operator is not supported" in result.stderr
+    assert "operator 0 (SEGMENT_SUM): operator is not supported" in result.stderr
     assert "Traceback" not in result.stderr
     assert not (tmp_path / "out").exists()
 
@@ -157,17 +157,17 @@ def test_dataflow_errors(broken, message):
 
 
 def gap_model():
-    """An int32 model with operators tinyaot does not have (FLOOR, NEG) or has in other
-    dtypes only (SOFTMAX): RESHAPE -> SOFTMAX -> FLOOR -> NEG -> SOFTMAX -> FLOOR."""
+    """An int32 model with operators tinyaot does not have (SEGMENT_SUM, RANK: TFLite builtins
+    that TFLM lacks too) or has in other dtypes only (SOFTMAX): RESHAPE -> SOFTMAX -> SEGMENT_SUM -> RANK -> SOFTMAX -> SEGMENT_SUM."""
     mb = ModelBuilder()
     x = mb.input("x", "int32", [1, 8])
     h = [mb.tensor(f"h{i}", "int32", [2, 4]) for i in range(6)]
     mb.op("RESHAPE", [x, mb.const("shape", np.array([2, 4], np.int32))], [h[0]], "ReshapeOptions", new_shape=[2, 4])
     mb.op("SOFTMAX", [h[0]], [h[1]], "SoftmaxOptions", beta=1.0)
-    mb.op("FLOOR", [h[1]], [h[2]])
-    mb.op("NEG", [h[2]], [h[3]])
+    mb.op("SEGMENT_SUM", [h[1]], [h[2]])
+    mb.op("RANK", [h[2]], [h[3]])
     mb.op("SOFTMAX", [h[3]], [h[4]], "SoftmaxOptions", beta=1.0)
-    mb.op("FLOOR", [h[4]], [h[5]])
+    mb.op("SEGMENT_SUM", [h[4]], [h[5]])
     mb.output(h[5])
     return mb.build()
 
@@ -176,7 +176,8 @@ def test_every_gap_listed_at_once_with_counts(tmp_path):
     with pytest.raises(TinyAotError) as info:
         compile_bytes(tmp_path, gap_model())
     message = str(info.value)
-    assert message.startswith(f"{tmp_path / 'bad.tflite'}: 5 of 6 operators are not supported: operators FLOOR x2, NEG x1; "
+    assert message.startswith(f"{tmp_path / 'bad.tflite'}: 5 of 6 operators are not supported: "
+                              "operators RANK x1, SEGMENT_SUM x2; "
                               "int32 tensors: 4 (at SOFTMAX x2, which take float32/int16/int8) "
                               "(supported operators: ")
     assert "\n" not in message
@@ -188,7 +189,7 @@ def test_inspect_lists_every_gap(tmp_path):
     result = subprocess.run([sys.executable, "-m", "tinyaot", "inspect", str(path)], capture_output=True,
                             text=True, env={"PYTHONPATH": str(ROOT / "python"), "PATH": "/usr/bin:/bin"})
     assert result.returncode == 1
-    assert "operators FLOOR x2, NEG x1; int32 tensors: 4 (at SOFTMAX x2" in result.stderr
+    assert "operators RANK x1, SEGMENT_SUM x2; int32 tensors: 4 (at SOFTMAX x2" in result.stderr
     assert result.stderr.count("\n") == 1
 
 
@@ -242,8 +243,8 @@ def test_missing_operator_reported_before_a_tensor_only_it_uses(tmp_path):
                                            r"not supported \(supported: "):
         compile_bytes(tmp_path, lstm_like_model())
     with pytest.raises(TinyAotError, match=r"bad\.tflite: 2 of 2 operators are not supported: operators "
-                                           r"FLOOR x1, UNIDIRECTIONAL_SEQUENCE_LSTM x1 \(supported operators: "):
-        compile_bytes(tmp_path, lstm_like_model(second="FLOOR"))
+                                           r"SEGMENT_SUM x1, UNIDIRECTIONAL_SEQUENCE_LSTM x1 \(supported operators: "):
+        compile_bytes(tmp_path, lstm_like_model(second="SEGMENT_SUM"))
 
 
 def test_a_bad_tensor_of_a_supported_operator_is_still_named(tmp_path):
