@@ -1,5 +1,5 @@
 """ADD, SUB, SQUARED_DIFFERENCE and MUL, int8; ADD, SUB, SQUARED_DIFFERENCE and MUL int16 (16x8); ADD, SUB,
-MUL, SQUARED_DIFFERENCE (and PRELU's kernel) in float32; with TFLite's broadcasting (up
+MUL, SQUARED_DIFFERENCE, FLOOR_DIV, FLOOR_MOD (and PRELU's kernel) in float32; with TFLite's broadcasting (up
 to 6 dimensions, 4 for int16 ADD and MUL).
 
 All follow TFLM: ADD is reference_integer_ops::AddFunc with the rescaling set
@@ -225,5 +225,17 @@ def lower_div(ctx):
     return lower_f32(ctx, "TINYAOT_ARITH_DIV")
 
 
+def _lower_floor_div_or_mod(ctx, op):
+    """float32 only, as TFLM; its broadcast takes 4 dimensions. TFLM fails a FLOOR_DIV run whose
+    divisor holds a 0: a constant one is refused here, a computed one gives floorf's inf or NaN."""
+    ctx.expect(len(ctx.op.inputs) == 2, f"expects 2 inputs, has {len(ctx.op.inputs)}")
+    divisor = ctx.input(1)
+    if op == "TINYAOT_ARITH_FLOOR_DIV" and divisor.is_constant and divisor.dtype == "float32":
+        ctx.expect(np.all(divisor.data != 0), "the constant divisor holds a 0 (TFLM fails the run)", divisor.index)
+    return lower_f32(ctx, op, max_rank=4, why=", as TFLM's BroadcastBinaryFunction4DSlow")
+
+
 OPS = {"ADD": lower_add, "SUB": lower_sub, "MUL": lower_mul, "DIV": lower_div,
-       "SQUARED_DIFFERENCE": lower_squared_difference}
+       "SQUARED_DIFFERENCE": lower_squared_difference,
+       "FLOOR_DIV": lambda ctx: _lower_floor_div_or_mod(ctx, "TINYAOT_ARITH_FLOOR_DIV"),
+       "FLOOR_MOD": lambda ctx: _lower_floor_div_or_mod(ctx, "TINYAOT_ARITH_FLOOR_MOD")}

@@ -220,3 +220,22 @@ def unary_math_float32():
                             ("ROUND", wide), ("ROUND", halves)):
         mb.output(tensor(f"{op_type.lower()}{len(mb.tensors)}", op_type, [source]))
     return mb.build()
+
+
+@test_model("floor_div_mod_float32", targets=False)
+def floor_div_mod_float32():
+    """FLOOR_DIV and FLOOR_MOD of float32: equal shapes (the divisor moved off 0 by a
+    constant), a broadcast constant divisor of both signs; FLOOR_MOD also by a computed
+    divisor that can be 0 (fmodf's NaN, as TFLM)."""
+    mb = ModelBuilder()
+    x = mb.input("x", "float32", [2, 3, 8])
+    d = mb.input("d", "float32", [2, 3, 8])
+    away = mb.tensor("away", "float32", [2, 3, 8])
+    mb.op("ADD", [d, mb.const("five", np.array([5.0], np.float32))], [away], "AddOptions")
+    signs = mb.const("signs", np.array([1.5, -0.75, 2.0, -3.0, 0.5, -1.25, 4.0, -0.3], np.float32))
+    floors = mb.tensor("floors", "float32", [2, 3, 8])
+    mb.op("FLOOR", [d], [floors])
+    for k, (op, divisor) in enumerate((("FLOOR_DIV", away), ("FLOOR_MOD", away), ("FLOOR_DIV", signs),
+                                       ("FLOOR_MOD", signs), ("FLOOR_MOD", floors))):
+        mb.op(op, [x, divisor], [mb.output(mb.tensor(f"{op.lower()}{k}", "float32", [2, 3, 8]))])
+    return mb.build()
