@@ -38,7 +38,8 @@ _MAX_RANK = 6
 _OPTIONS_OF = {
     "CONV_2D": "Conv2DOptions", "DEPTHWISE_CONV_2D": "DepthwiseConv2DOptions",
     "FULLY_CONNECTED": "FullyConnectedOptions", "AVERAGE_POOL_2D": "Pool2DOptions",
-    "MAX_POOL_2D": "Pool2DOptions", "SOFTMAX": "SoftmaxOptions", "CONCATENATION": "ConcatenationOptions",
+    "MAX_POOL_2D": "Pool2DOptions", "L2_POOL_2D": "Pool2DOptions", "SOFTMAX": "SoftmaxOptions",
+    "CONCATENATION": "ConcatenationOptions",
     "SVDF": "SVDFOptions", "MEAN": "ReducerOptions", "SUM": "ReducerOptions", "REDUCE_MAX": "ReducerOptions",
     "REDUCE_MIN": "ReducerOptions", "ADD": "AddOptions", "MUL": "MulOptions",
     "PAD": "PadOptions", "PADV2": "PadV2Options", "RESHAPE": "ReshapeOptions",
@@ -51,7 +52,7 @@ _OPTIONS_OF = {
     "DEPTH_TO_SPACE": "DepthToSpaceOptions", "TRANSPOSE_CONV": "TransposeConvOptions", "DIV": "DivOptions",
 }
 _OPTIONS_REQUIRED = {"CONV_2D", "DEPTHWISE_CONV_2D", "FULLY_CONNECTED", "AVERAGE_POOL_2D", "MAX_POOL_2D",
-                     "SOFTMAX", "CONCATENATION", "SVDF", "MEAN", "PACK", "UNPACK", "TRANSPOSE_CONV"}
+                     "L2_POOL_2D", "SOFTMAX", "CONCATENATION", "SVDF", "MEAN", "PACK", "UNPACK", "TRANSPOSE_CONV"}
 # deprecated_builtin_code holds codes up to 127; this value says "see builtin_code".
 _PLACEHOLDER_FOR_GREATER_OP_CODES = 127
 

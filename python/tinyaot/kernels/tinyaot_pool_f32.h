@@ -1,16 +1,22 @@
 /*
- * tinyaot_pool_f32.h - float32 AVERAGE_POOL_2D and MAX_POOL_2D.
+ * tinyaot_pool_f32.h - float32 AVERAGE_POOL_2D, MAX_POOL_2D and L2_POOL_2D.
  *
- * TFLM's float reference_ops::AveragePool and MaxPool operation for
- * operation: the window clamped to the image, the taps summed from 0.0f row by
- * row (average: divided by the tap count as a float) or folded with
- * max = (max < v) ? v : max from -FLT_MAX (std::max), then min(max(x, lo), hi).
+ * TFLM's float reference_ops::AveragePool, MaxPool and L2Pool operation for
+ * operation: the window clamped to the image, the taps (L2: their squares)
+ * summed from 0.0f row by row and divided by the tap count as a float (L2: then
+ * sqrtf, exact everywhere), or folded with max = (max < v) ? v : max from
+ * -FLT_MAX (std::max); then min(max(x, lo), hi).
  */
 #ifndef TINYAOT_POOL_F32_H
 #define TINYAOT_POOL_F32_H
 
 #include <float.h>
+#include <math.h>
 #include <stdint.h>
+
+#define TINYAOT_POOL_F32_MAX 0
+#define TINYAOT_POOL_F32_AVERAGE 1
+#define TINYAOT_POOL_F32_L2 2
 
 struct tinyaot_pool_f32_params {
     int32_t batches;
@@ -19,7 +25,7 @@ struct tinyaot_pool_f32_params {
     int32_t output_h, output_w;
     int32_t stride_h, stride_w;
     int32_t pad_h, pad_w;  /* top and left padding */
-    int32_t average;       /* 1: AVERAGE_POOL_2D, 0: MAX_POOL_2D */
+    int32_t kind;          /* TINYAOT_POOL_F32_MAX, _AVERAGE or _L2 */
     float act_min;
     float act_max;
 };
@@ -42,12 +48,13 @@ static void tinyaot_pool_f32(const struct tinyaot_pool_f32_params *p, const floa
                     for (y = y_start; y < y_end; y++) {
                         for (x = x_start; x < x_end; x++) {
                             v = image[(y * p->input_w + x) * p->channels + c];
-                            total += v;
+                            total += p->kind == TINYAOT_POOL_F32_L2 ? v * v : v;
                             count += 1.0f;
                             max = (max < v) ? v : max;
                         }
                     }
-                    v = p->average ? total / count : max;
+                    v = p->kind == TINYAOT_POOL_F32_MAX ? max
+                        : p->kind == TINYAOT_POOL_F32_AVERAGE ? total / count : sqrtf(total / count);
                     v = (v < p->act_min) ? p->act_min : v;
                     *output++ = (p->act_max < v) ? p->act_max : v;
                 }

@@ -66,13 +66,14 @@ def transpose_conv(ctx, inp, weights, bias, out, geometry):
                                                       optional_ref(bias), TensorRef(out.index)])]
 
 
-def pool(ctx, average, inp, out, geometry):
+def pool(ctx, kind, inp, out, geometry):
+    """kind: TINYAOT_POOL_F32_MAX, _AVERAGE or _L2."""
     act_min, act_max = activation_range(ctx)
     params = ParamStruct("struct tinyaot_pool_f32_params", {
         "batches": inp.shape[0],
         "input_h": inp.shape[1], "input_w": inp.shape[2], "channels": inp.shape[3],
         **geometry,
-        "average": int(average),
+        "kind": kind,
         "act_min": act_min, "act_max": act_max,
     })
     return [KernelCall("tinyaot_pool_f32", [params, TensorRef(inp.index), TensorRef(out.index)],

@@ -1,4 +1,5 @@
-"""AVERAGE_POOL_2D and MAX_POOL_2D, int8, int16 (16x8) or float32 (ops/float32.py).
+"""AVERAGE_POOL_2D and MAX_POOL_2D, int8, int16 (16x8) or float32 (ops/float32.py); L2_POOL_2D,
+float32 only (as TFLM).
 
 Like TFLM, pooling never requantizes: input and output must share scale and
 zero point (TFLM's Prepare refuses the model otherwise).
@@ -9,9 +10,14 @@ from tinyaot.ops.base import KernelCall, ParamStruct, TensorRef
 from tinyaot.ops.conv import expect_output_scale, expect_rank4, window_geometry
 
 
+_FLOAT_KINDS = {"tinyaot_avg_pool_s8": "TINYAOT_POOL_F32_AVERAGE", "tinyaot_max_pool_s8": "TINYAOT_POOL_F32_MAX",
+                None: "TINYAOT_POOL_F32_L2"}
+
+
 def _lower(ctx, kernel):
+    """kernel: the int8 kernel, None for L2_POOL_2D (float32 only)."""
     inp, out = ctx.input(0), ctx.output()
-    ctx.expect_dtype(inp, "int8", "int16", "float32")
+    ctx.expect_dtype(inp, *(("int8", "int16", "float32") if kernel else ("float32",)))
     is_float = inp.dtype == "float32"
     for t in (inp, out):
         ctx.expect_dtype(t, inp.dtype)
@@ -40,7 +46,7 @@ def _lower(ctx, kernel):
             ctx.expect(start + geometry[f] > 0 and start < size,
                        f"pooling window {i} on axis {axis} lies entirely in the padding")
     if is_float:
-        return float32.pool(ctx, kernel == "tinyaot_avg_pool_s8", inp, out, geometry)
+        return float32.pool(ctx, _FLOAT_KINDS[kernel], inp, out, geometry)
     act_min, act_max = ctx.activation(out)
     # Both kernels take tinyaot_pool.h's parameters.
     params = ParamStruct("struct tinyaot_pool_params", {
@@ -64,4 +70,5 @@ def lower_max_pool(ctx):
     return _lower(ctx, "tinyaot_max_pool_s8")
 
 
-OPS = {"AVERAGE_POOL_2D": lower_average_pool, "MAX_POOL_2D": lower_max_pool}
+OPS = {"AVERAGE_POOL_2D": lower_average_pool, "MAX_POOL_2D": lower_max_pool,
+       "L2_POOL_2D": lambda ctx: _lower(ctx, None)}

@@ -239,3 +239,17 @@ def floor_div_mod_float32():
                                        ("FLOOR_MOD", signs), ("FLOOR_MOD", floors))):
         mb.op(op, [x, divisor], [mb.output(mb.tensor(f"{op.lower()}{k}", "float32", [2, 3, 8]))])
     return mb.build()
+
+
+@test_model("l2_pool_float32")
+def l2_pool_float32():
+    """L2_POOL_2D (float32 only, as TFLM): SAME with a clamped window at the borders, VALID
+    with strides, a fused RELU6. sqrtf is exact, so the boards agree with the host too."""
+    mb = ModelBuilder()
+    x = mb.input("x", "float32", [1, 7, 6, 3])
+    for k, (shape, filter_hw, stride, padding, act) in enumerate((([1, 7, 6, 3], (3, 3), (1, 1), 0, 0),
+                                                                 ([1, 3, 2, 3], (2, 3), (2, 2), 1, 3))):
+        y = mb.output(mb.tensor(f"l2_pool{k}", "float32", shape))
+        mb.op("L2_POOL_2D", [x], [y], "Pool2DOptions", padding=padding, stride_h=stride[0], stride_w=stride[1],
+              filter_height=filter_hw[0], filter_width=filter_hw[1], fused_activation_function=act)
+    return mb.build()
