@@ -346,3 +346,21 @@ def sum_max_min():
     reduce("REDUCE_MIN", f, [0, 1, 2], [], False, "float32")
     reduce("REDUCE_MAX", infinities, [2], [3, 4], False, "float32")
     return mb.build()
+
+
+@test_model("cumsum")
+def cumsum():
+    """CUMSUM of int8 (a long axis, where TFLM's int32 sum wraps, and a short one) and of
+    float32: inclusive and exclusive, forward and reversed, first, middle and last axis."""
+    mb = ModelBuilder()
+    x = mb.input("x", "int8", [2, 40, 3], scale=0.05, zero_point=-4)
+    f = mb.input("f", "float32", [3, 4, 5])
+    cases = ((x, 1, False, False, dict(scale=0.5, zero_point=10)), (x, -1, True, True, dict(scale=0.1, zero_point=0)),
+             (x, 0, False, True, dict(scale=0.08, zero_point=-3)), (f, 0, True, False, {}), (f, 2, False, True, {}),
+             (f, 1, True, True, {}))
+    for k, (src, axis, exclusive, reverse, q) in enumerate(cases):
+        dtype = "int8" if q else "float32"
+        y = mb.output(mb.tensor(f"cumsum{k}", dtype, mb.tensors[src]["shape"], **q))
+        mb.op("CUMSUM", [src, mb.const(f"axis{k}", np.array([axis], np.int32))], [y], "CumsumOptions",
+              exclusive=exclusive, reverse=reverse)
+    return mb.build()
