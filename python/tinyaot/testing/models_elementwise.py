@@ -350,10 +350,11 @@ def sum_max_min():
 
 @test_model("cumsum")
 def cumsum():
-    """CUMSUM of int8 (a long axis, where TFLM's int32 sum wraps, and a short one) and of
+    """CUMSUM of int8 (a long axis, whose 32-bit sums pass 2^31 and wrap as TFLM's: every value
+    lies above the zero point -128, and a short one) and of
     float32: inclusive and exclusive, forward and reversed, first, middle and last axis."""
     mb = ModelBuilder()
-    x = mb.input("x", "int8", [2, 40, 3], scale=0.05, zero_point=-4)
+    x = mb.input("x", "int8", [2, 40, 3], scale=0.05, zero_point=-128)
     f = mb.input("f", "float32", [3, 4, 5])
     cases = ((x, 1, False, False, dict(scale=0.5, zero_point=10)), (x, -1, True, True, dict(scale=0.1, zero_point=0)),
              (x, 0, False, True, dict(scale=0.08, zero_point=-3)), (f, 0, True, False, {}), (f, 2, False, True, {}),
