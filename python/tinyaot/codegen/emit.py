@@ -16,7 +16,8 @@ from tinyaot.codegen.identifiers import member_names
 from tinyaot.codegen.kernel_signatures import parameter_name
 from tinyaot.errors import TinyAotError
 from tinyaot.ir import DTYPES
-from tinyaot.ops.base import BandInput, BandLoop, ParamArray, ParamStruct, ResidualLoop, ScratchRef, TensorRef
+from tinyaot.ops.base import (BandInput, BandLoop, ParamArray, ParamStruct, ResidualLoop, ScratchRef, TensorList,
+                               TensorRef)
 
 KERNEL_DIR = resources.files("tinyaot") / "kernels"
 _C_SIZES = {"int8_t": 1, "uint8_t": 1, "int16_t": 2, "uint16_t": 2, "int32_t": 4, "int64_t": 8, "float": 4}
@@ -226,6 +227,8 @@ class _CodegenContext:
         tensor, or a table made here (named after the kernel's parameter k)."""
         if isinstance(arg, TensorRef):
             return self.pointer(arg.tensor)
+        if isinstance(arg, TensorList):  # a C99 compound literal: the array lives in the step's scope
+            return f"(const {arg.ctype} *const[]){{{', '.join(self.pointer(t) for t in arg.tensors)}}}"
         if isinstance(arg, BandInput):
             return f"{self.pointer(arg.tensor)} + {arg.first} * {arg.row_elements}"
         if isinstance(arg, ScratchRef):

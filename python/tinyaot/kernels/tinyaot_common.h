@@ -35,6 +35,16 @@ static inline int32_t tinyaot_clamp_i32(int32_t x, int32_t lo, int32_t hi)
     return x < lo ? lo : (x > hi ? hi : x);
 }
 
+/*
+ * One int8 value as TFLM's ADD_N and CUMSUM sum it: less its zero point
+ * (offset = -zero point), shifted left by 20 and scaled by exactly 0.5, so
+ * shifted by 19; unsigned, so that sums wrap as TFLM's int32 ones do.
+ */
+static inline uint32_t tinyaot_sum_term_s8(int32_t offset, int32_t value)
+{
+    return (uint32_t)(offset + value) << 19;
+}
+
 /* (a * b * 2) >> 32, rounded to nearest, saturating the one overflow case. */
 static inline int32_t tinyaot_sat_rounding_doubling_high_mul(int32_t a, int32_t b)
 {

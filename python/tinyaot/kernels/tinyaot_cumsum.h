@@ -34,7 +34,7 @@ static void tinyaot_cumsum(const struct tinyaot_cumsum_params *p, const void *in
         for (b = 0; b < p->before; b++) {
             const int32_t before = p->reverse ? p->before - 1 - b : b;
             float sum_f = 0.0f;
-            uint32_t sum = (uint32_t)p->input_offset << 19;  /* unsigned: wraps as TFLM's int32 does */
+            uint32_t sum = tinyaot_sum_term_s8(p->input_offset, 0);  /* TFLM starts from the offset */
             for (d = 0; d < p->depth; d++) {
                 const int32_t at = after + (before * p->depth + (p->reverse ? p->depth - 1 - d : d)) * p->after;
                 if (p->float32) {
@@ -47,7 +47,7 @@ static void tinyaot_cumsum(const struct tinyaot_cumsum_params *p, const void *in
                         ((float *)output)[at] = sum_f;
                     }
                 } else {
-                    const uint32_t x = (uint32_t)(p->input_offset + ((const int8_t *)input)[at]) << 19;
+                    const uint32_t x = tinyaot_sum_term_s8(p->input_offset, ((const int8_t *)input)[at]);
                     int32_t y;
                     if (p->exclusive) {
                         y = (int32_t)sum;

@@ -20,6 +20,14 @@ class TensorRef:
     tensor: int
 
 
+@dataclass(frozen=True)
+class TensorList:
+    """Pointers to several tensors' data as one `const ctype *const[]` argument, for kernels
+    that take any number of inputs (ADD_N)."""
+    tensors: tuple
+    ctype: str
+
+
 def optional_ref(tensor):
     """TensorRef of an optional input (a bias), or NULL when the operator omits it."""
     return TensorRef(tensor.index) if tensor is not None else "NULL"

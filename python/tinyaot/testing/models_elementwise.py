@@ -365,3 +365,17 @@ def cumsum():
         mb.op("CUMSUM", [src, mb.const(f"axis{k}", np.array([axis], np.int32))], [y], "CumsumOptions",
               exclusive=exclusive, reverse=reverse)
     return mb.build()
+
+
+@test_model("add_n")
+def add_n():
+    """ADD_N of three int8 inputs (one used twice; 32-bit sums from the input offset, as TFLM),
+    of two int8 ones, and of two float32 ones."""
+    mb = ModelBuilder()
+    q = dict(scale=0.05, zero_point=-20)
+    a, b = (mb.input(name, "int8", [2, 5, 4], **q) for name in ("a", "b"))
+    mb.op("ADD_N", [a, b, a], [mb.output(mb.tensor("sum3", "int8", [2, 5, 4], scale=0.12, zero_point=5))])
+    mb.op("ADD_N", [b, a], [mb.output(mb.tensor("sum2", "int8", [2, 5, 4], scale=0.04, zero_point=-1))])
+    f, g = (mb.input(name, "float32", [3, 7]) for name in ("f", "g"))
+    mb.op("ADD_N", [f, g], [mb.output(mb.tensor("sum_f", "float32", [3, 7]))])
+    return mb.build()
