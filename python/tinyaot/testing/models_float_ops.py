@@ -253,3 +253,20 @@ def l2_pool_float32():
         mb.op("L2_POOL_2D", [x], [y], "Pool2DOptions", padding=padding, stride_h=stride[0], stride_w=stride[1],
               filter_height=filter_hw[0], filter_width=filter_hw[1], fused_activation_function=act)
     return mb.build()
+
+
+@test_model("l2_norm_log_softmax_float32", targets=False)
+def l2_norm_log_softmax_float32():
+    """float32 L2_NORMALIZATION (rows of 16, a row of zeros held at TFLM's epsilon) and
+    LOG_SOFTMAX (rows of 10, values stretched to +-100 past expf's range)."""
+    mb = ModelBuilder()
+    x = mb.input("x", "float32", [3, 16])
+    masked = mb.tensor("masked", "float32", [3, 16])
+    mb.op("MUL", [x, mb.const("mask", np.array([[1.0], [0.0], [1.0]], np.float32))], [masked], "MulOptions")
+    mb.op("L2_NORMALIZATION", [masked], [mb.output(mb.tensor("l2", "float32", [3, 16]))], "L2NormOptions")
+    s = mb.input("s", "float32", [2, 3, 10])
+    wide = mb.tensor("wide", "float32", [2, 3, 10])
+    mb.op("MUL", [s, mb.const("twenty_five", np.array([25.0], np.float32))], [wide], "MulOptions")
+    mb.op("LOG_SOFTMAX", [wide], [mb.output(mb.tensor("log_probabilities", "float32", [2, 3, 10]))],
+          "LogSoftmaxOptions")
+    return mb.build()
