@@ -273,3 +273,25 @@ def fill_broadcast_reverse():
     mb.op("ZEROS_LIKE", [f], [_out(mb, "float32", [3, 1])])
     mb.op("BROADCAST_ARGS", [_ints(mb, [3, 1, 5]), _ints(mb, [4, 1])], [_out(mb, "int32", [3])])
     return mb.build()
+
+
+@test_model("space_batch")
+def space_batch():
+    """SPACE_TO_BATCH_ND and BATCH_TO_SPACE_ND as a dilated convolution's converter writes them
+    (block 2, then crops), a 3-D form, int8 and float32. Without paddings: TFLM's micro kernel
+    pads with a byte it never sets (tests/host/test_space_batch.py checks tinyaot's padding)."""
+    mb = ModelBuilder()
+    x = mb.input("x", "int8", [1, 6, 4, 3], **Q8)
+    batched = _tensor(mb, "int8", [4, 3, 2, 3])
+    mb.op("SPACE_TO_BATCH_ND", [x, _ints(mb, [2, 2]), _ints(mb, [[0, 0], [0, 0]])], [batched],
+          "SpaceToBatchNDOptions")
+    mb.output(batched)
+    mb.op("BATCH_TO_SPACE_ND", [batched, _ints(mb, [2, 2]), _ints(mb, [[0, 1], [1, 0]])],
+          [_out(mb, "int8", [1, 5, 3, 3])], "BatchToSpaceNDOptions")
+    f = mb.input("f", "float32", [2, 6, 4])
+    mb.op("SPACE_TO_BATCH_ND", [f, _ints(mb, [3]), _ints(mb, [[0, 0]])], [_out(mb, "float32", [6, 2, 4])],
+          "SpaceToBatchNDOptions")
+    g = mb.input("g", "float32", [4, 2, 3, 2])
+    mb.op("BATCH_TO_SPACE_ND", [g, _ints(mb, [2, 2]), _ints(mb, [[1, 0], [0, 1]])], [_out(mb, "float32", [1, 3, 5, 2])],
+          "BatchToSpaceNDOptions")
+    return mb.build()
