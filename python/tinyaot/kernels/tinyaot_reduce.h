@@ -1,6 +1,6 @@
 /*
  * tinyaot_reduce.h - what the reductions (MEAN, SUM, REDUCE_MAX, REDUCE_MIN) share:
- * walking the input's merged dimensions (see tinyaot_reduce_sum_int.h for the
+ * walking the input's merged dimensions (see tinyaot_reduce_int.h for the
  * dims/strides layout).
  */
 #ifndef TINYAOT_REDUCE_H

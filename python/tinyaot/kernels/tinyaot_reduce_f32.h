@@ -6,7 +6,7 @@
  * input values in increasing input order folded from 0.0f (a sum; MEAN then
  * divides by their count as a float) or from -FLT_MAX / FLT_MAX (TFLM's
  * lowest() and max(): a NaN never wins a comparison, and all -inf gives
- * -FLT_MAX). dims/strides as in tinyaot_reduce_sum_int.h; the reduced dimensions
+ * -FLT_MAX). dims/strides as in tinyaot_reduce_int.h; the reduced dimensions
  * are walked last index fastest, which is increasing input order.
  */
 #ifndef TINYAOT_REDUCE_F32_H

@@ -7,12 +7,18 @@ from tinyaot.ops.activation import _expect_same_shape
 from tinyaot.ops.base import KernelCall, ParamStruct, TensorRef
 
 
-def _lower(ctx, kind):
+def unary_float32(ctx):
+    """(input, output) of a float32 operator of one input and an output of its shape."""
     ctx.expect(len(ctx.op.inputs) == 1, f"expects 1 input, has {len(ctx.op.inputs)}")
     inp, out = ctx.input(0), ctx.output()
     ctx.expect_dtype(inp, "float32")
     ctx.expect_dtype(out, "float32")
     _expect_same_shape(ctx, inp, out)
+    return inp, out
+
+
+def _lower(ctx, kind):
+    inp, out = unary_float32(ctx)
     params = ParamStruct("struct tinyaot_math_f32_params", {"size": inp.num_elements, "kind": kind})
     return [KernelCall("tinyaot_math_f32", [params, TensorRef(inp.index), TensorRef(out.index)])]
 

@@ -3,16 +3,12 @@ TFLM's int8 forms of both are not here yet."""
 
 import numpy as np
 
-from tinyaot.ops.activation import _expect_same_shape
 from tinyaot.ops.base import KernelCall, ParamStruct, TensorRef
+from tinyaot.ops.math_f32 import unary_float32
 
 
 def _lower(ctx, log_softmax):
-    ctx.expect(len(ctx.op.inputs) == 1, f"expects 1 input, has {len(ctx.op.inputs)}")
-    inp, out = ctx.input(0), ctx.output()
-    ctx.expect_dtype(inp, "float32")
-    ctx.expect_dtype(out, "float32")
-    _expect_same_shape(ctx, inp, out)
+    inp, out = unary_float32(ctx)
     ctx.expect(len(inp.shape) >= 1, "a scalar input is not supported", inp.index)
     if not log_softmax:  # TFLM reads no fused activation but refuses one (l2norm.cc)
         ctx.expect(ctx.op.options.get("fused_activation_function", 0) == 0,

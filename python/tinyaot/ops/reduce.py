@@ -99,15 +99,16 @@ def _lower_sum_or_mean(ctx, mean):
         multiplier, shift = mean_multiplier(inp.scale, out.scale, count)
     else:
         multiplier, shift = requantize_multiplier(float(inp.scale) / float(out.scale))
-    params = ParamStruct("struct tinyaot_reduce_sum_params", {
+    params = ParamStruct("struct tinyaot_reduce_int_params", {
         **fields,
         "sum_offset": wrap_int32(inp.zero_point * count),
         "multiplier": multiplier,
         "shift": shift,
         "output_offset": out.zero_point,
         "int16": int(inp.dtype == "int16"),
+        "kind": "TINYAOT_REDUCE_INT_SUM",
     })
-    return _walk_call("tinyaot_reduce_sum_int", params, dims, strides, inp, out)
+    return _walk_call("tinyaot_reduce_int", params, dims, strides, inp, out)
 
 
 def _lower_extreme(ctx, largest):
@@ -117,8 +118,10 @@ def _lower_extreme(ctx, largest):
                              {**fields, "kind": "TINYAOT_REDUCE_MAX" if largest else "TINYAOT_REDUCE_MIN"})
         return _walk_call("tinyaot_reduce_f32", params, dims, strides, inp, out)
     ctx.expect_same_quantization(inp, out, "input", f"{ctx.op.type} picks stored values without rescaling (as TFLM)")
-    params = ParamStruct("struct tinyaot_reduce_extreme_params", {**fields, "max": int(largest)})
-    return _walk_call("tinyaot_reduce_extreme_s8", params, dims, strides, inp, out)
+    params = ParamStruct("struct tinyaot_reduce_int_params", {
+        **fields, "sum_offset": 0, "multiplier": 0, "shift": 0, "output_offset": 0, "int16": 0,
+        "kind": "TINYAOT_REDUCE_INT_MAX" if largest else "TINYAOT_REDUCE_INT_MIN"})
+    return _walk_call("tinyaot_reduce_int", params, dims, strides, inp, out)
 
 
 OPS = {
