@@ -50,10 +50,11 @@ _OPTIONS_OF = {
     "RESIZE_NEAREST_NEIGHBOR": "ResizeNearestNeighborOptions", "STRIDED_SLICE": "StridedSliceOptions",
     "SPLIT": "SplitOptions", "SPLIT_V": "SplitVOptions", "SPACE_TO_DEPTH": "SpaceToDepthOptions",
     "DEPTH_TO_SPACE": "DepthToSpaceOptions", "TRANSPOSE_CONV": "TransposeConvOptions", "DIV": "DivOptions",
-    "CUMSUM": "CumsumOptions", "L2_NORMALIZATION": "L2NormOptions",
+    "CUMSUM": "CumsumOptions", "L2_NORMALIZATION": "L2NormOptions", "MIRROR_PAD": "MirrorPadOptions",
 }
 _OPTIONS_REQUIRED = {"CONV_2D", "DEPTHWISE_CONV_2D", "FULLY_CONNECTED", "AVERAGE_POOL_2D", "MAX_POOL_2D",
-                     "L2_POOL_2D", "SOFTMAX", "CONCATENATION", "SVDF", "MEAN", "PACK", "UNPACK", "TRANSPOSE_CONV"}
+                     "L2_POOL_2D", "SOFTMAX", "CONCATENATION", "SVDF", "MEAN", "PACK", "UNPACK", "TRANSPOSE_CONV",
+                     "MIRROR_PAD"}
 # deprecated_builtin_code holds codes up to 127; this value says "see builtin_code".
 _PLACEHOLDER_FOR_GREATER_OP_CODES = 127
 

@@ -1,4 +1,5 @@
-"""CONCATENATION, PACK and PAD/PADV2 (int8, int16, float32): operators that only move values around.
+"""CONCATENATION, PACK, PAD/PADV2 (int8, int16, float32) and MIRROR_PAD (int8, float32, as TFLM):
+operators that only move values around.
 
 TFLM copies bytes for both (reference_ops::Concatenation, reference_ops::Pad);
 no value is rescaled. For int8 CONCATENATION, TFLM's Prepare rejects inputs
@@ -10,13 +11,15 @@ import numpy as np
 
 from tinyaot.ops import overlap
 from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, TensorRef
-from tinyaot.ops.strided_copy import expect_moved_values
+from tinyaot.ops.strided_copy import constant_ints, expect_moved_values
 from tinyaot.quant import INT_RANGES
 
 MAX_CONCAT_INPUTS = 10  # TFLM's kMaxInputNum
 MAX_CONCAT_DIMS = 6  # RuntimeShape::kMaxSmallSize
 MAX_PAD_DIMS = 5  # reference_ops::PadKernelMaxDimensionCount()
 PAD_DTYPES = {"int8": "int8_t", "int16": "int16_t", "float32": "float"}  # -> C type of the pad value
+MIRROR_PAD_MAX_DIMS = 6  # kernels/tinyaot_mirror_pad.h
+MIRROR_REFLECT = 0  # tflite.MirrorPadMode.REFLECT (SYMMETRIC is 1)
 
 
 def _same_quantization(ctx, t, out, what):
@@ -165,4 +168,27 @@ def lower_pad(ctx):
         TensorRef(inp.index), TensorRef(out.index)], overlaps=overlap.forward_copy(inp, out, last))]
 
 
-OPS = {"CONCATENATION": lower_concatenation, "PACK": lower_pack, "PAD": lower_pad, "PADV2": lower_pad}
+def lower_mirror_pad(ctx):
+    """TFLM's mirror_pad.cc: REFLECT or SYMMETRIC, constant paddings (int32 or int64)."""
+    ctx.expect(len(ctx.op.inputs) == 2, f"expects 2 inputs (input, paddings), has {len(ctx.op.inputs)}")
+    inp, paddings, out = ctx.input(0), ctx.input(1), ctx.output()
+    expect_moved_values(ctx, inp, [out], ("int8", "float32"))
+    rank = len(inp.shape)
+    ctx.expect(1 <= rank <= MIRROR_PAD_MAX_DIMS, f"input rank {rank} is not 1 to {MIRROR_PAD_MAX_DIMS}", inp.index)
+    pads = np.array(constant_ints(ctx, paddings, ("int32", "int64")))
+    ctx.expect(len(pads) == 2 * rank and not np.any(pads < 0),
+               f"paddings {pads.tolist()} are not {rank} (before, after) pairs of sizes", paddings.index)
+    pads = pads.reshape(rank, 2)
+    expected = [int(inp.shape[d] + pads[d].sum()) for d in range(rank)]
+    ctx.expect(list(out.shape) == expected, f"output shape {list(out.shape)} is not input shape {list(inp.shape)} "
+               f"padded by {pads.tolist()}, {expected}", out.index)
+    params = ParamStruct("struct tinyaot_mirror_pad_params", {
+        "rank": rank, "size": out.num_elements, "offset": int(ctx.op.options.get("mode", 0) == MIRROR_REFLECT),
+        "element_bytes": inp.itemsize})
+    dims = np.array([*out.shape, *inp.shape, *pads[:, 0]], np.int32)
+    return [KernelCall("tinyaot_mirror_pad", [params, ParamArray("int32_t", dims), TensorRef(inp.index),
+                                              TensorRef(out.index)])]
+
+
+OPS = {"CONCATENATION": lower_concatenation, "PACK": lower_pack, "PAD": lower_pad, "PADV2": lower_pad,
+       "MIRROR_PAD": lower_mirror_pad}

@@ -295,3 +295,19 @@ def space_batch():
     mb.op("BATCH_TO_SPACE_ND", [g, _ints(mb, [2, 2]), _ints(mb, [[1, 0], [0, 1]])], [_out(mb, "float32", [1, 3, 5, 2])],
           "BatchToSpaceNDOptions")
     return mb.build()
+
+
+@test_model("mirror_pad")
+def mirror_pad():
+    """MIRROR_PAD, REFLECT and SYMMETRIC: int8 4-D (the spatial axes, as audio and image models
+    pad before a convolution), float32 2-D with int64 paddings as large as each mode allows."""
+    mb = ModelBuilder()
+    x = mb.input("x", "int8", [1, 4, 5, 2], **Q8)
+    f = mb.input("f", "float32", [3, 4])
+    cases = ((x, "int8", [[0, 0], [2, 1], [1, 3], [0, 0]], 0), (x, "int8", [[0, 0], [4, 4], [0, 5], [0, 0]], 1),
+             (f, "float32", [[2, 2], [3, 3]], 0), (f, "float32", [[3, 1], [0, 4]], 1))
+    for k, (src, dtype, pads, mode) in enumerate(cases):
+        shape = [d + sum(p) for d, p in zip(mb.tensors[src]["shape"], pads)]
+        paddings = mb.const(f"paddings{k}", np.array(pads, np.int64 if dtype == "float32" else np.int32))
+        mb.op("MIRROR_PAD", [src, paddings], [_out(mb, dtype, shape)], "MirrorPadOptions", mode=mode)
+    return mb.build()
