@@ -116,7 +116,7 @@ def bench_one(board, name, path, calls, seed, build_root, kernels="portable"):
 def ram_with_inputs_in_arena(path, plan):
     """arena + state + outputs of the model compiled as `plan` was but with --inputs-in-arena."""
     from tinyaot.compiler import Options, compile_model
-    cpu = {"cpu": plan["cpu"]} if plan.get("cpu") else {}  # the report names the core for cmsis-nn only
+    cpu = {"cpu": plan["cpu"]} if plan.get("cpu") else {}  # the report names the core where the code depends on it
     model = compile_model(path, Options(plan["name"], alignment=plan["alignment"], inputs_in_arena=True,
                                         kernels=plan["kernels"], fusion=plan["fusion"], **cpu))
     return model.arena_size + model.state_size + sum(model.graph.tensors[t].nbytes for t in model.graph.outputs)

@@ -16,8 +16,8 @@ STATEFUL = {"tflm_keyword_scrambled"}
 
 
 def check_against_tflm(path, name, out_dir, calls=20, sanitize=False, inputs_in_arena=False, zero_copy=True,
-                       kernels="portable"):
-    model = compile_model(path, Options(name, inputs_in_arena=inputs_in_arena, kernels=kernels))
+                       kernels="portable", cpu="cortex-m3"):
+    model = compile_model(path, Options(name, inputs_in_arena=inputs_in_arena, kernels=kernels, cpu=cpu))
     emit(model, out_dir)
     report = json.loads((out_dir / f"{name}.json").read_text())
     # The planner's figures must hold: arena at or below the classic lower bound, at the

@@ -119,11 +119,13 @@ class ResidualLoop:
 
 
 class LowerContext:
-    """One operator and its graph, with checks that fail naming the operator."""
+    """One operator and its graph, with checks that fail naming the operator. arch: the
+    core's ISA level (backends.CPU_ARCH), which picks kernels and their weight layouts."""
 
-    def __init__(self, graph, op):
+    def __init__(self, graph, op, arch="scalar"):
         self.graph = graph
         self.op = op
+        self.arch = arch
 
     def error(self, message, tensor=None):
         name = self.graph.tensors[tensor].name if isinstance(tensor, int) else tensor
