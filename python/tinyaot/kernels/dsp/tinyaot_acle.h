@@ -40,10 +40,13 @@ static TINYAOT_ALWAYS_INLINE uint32_t tinyaot_sxtb16(uint32_t x)
     return __sxtb16(x);
 }
 
-/* Bytes 1 and 3 of x, each sign-extended to a 16-bit half (SXTB16 with ROR #8: one instruction). */
+/* Bytes 1 and 3 of x, each sign-extended to a 16-bit half: SXTB16 with ROR #8, one instruction
+   (GCC 12's <arm_acle.h> has no __ror, and builds __sxtb16 of a rotate from two). */
 static TINYAOT_ALWAYS_INLINE uint32_t tinyaot_sxtb16_ror8(uint32_t x)
 {
-    return __sxtb16(__ror(x, 8));
+    uint32_t r;
+    __asm__("sxtb16 %0, %1, ror #8" : "=r"(r) : "r"(x));
+    return r;
 }
 
 /* a's halves plus bytes 0 and 2 of x sign-extended (SXTAB16). */
