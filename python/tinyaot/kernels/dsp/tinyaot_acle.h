@@ -28,6 +28,18 @@ static TINYAOT_ALWAYS_INLINE uint32_t tinyaot_load_u32(const void *p)
 
 #define TINYAOT_ACLE_DSP 1
 
+/* The two words at *p (4-byte aligned) into *lo and *hi, *p moved past them: one LDRD with
+   post-increment (GCC splits a 64-bit load whose halves are used apart into two LDRs). */
+static TINYAOT_ALWAYS_INLINE void tinyaot_load2_next(const uint32_t **p, uint32_t *lo, uint32_t *hi)
+{
+    const uint32_t *q = *p;
+    uint32_t a, b;
+    __asm__("ldrd %1, %2, [%0], #8" : "+r"(q), "=r"(a), "=r"(b) : "m"(*(const uint32_t(*)[2])q));
+    *p = q;
+    *lo = a;
+    *hi = b;
+}
+
 /* acc + lo(x) * lo(y) + hi(x) * hi(y), 16-bit signed halves (SMLAD). */
 static TINYAOT_ALWAYS_INLINE int32_t tinyaot_smlad(uint32_t x, uint32_t y, int32_t acc)
 {
@@ -72,6 +84,13 @@ static TINYAOT_ALWAYS_INLINE uint32_t tinyaot_qadd16(uint32_t a, uint32_t b)
 #else
 
 #define TINYAOT_ACLE_DSP 0
+
+static TINYAOT_ALWAYS_INLINE void tinyaot_load2_next(const uint32_t **p, uint32_t *lo, uint32_t *hi)
+{
+    *lo = (*p)[0];
+    *hi = (*p)[1];
+    *p += 2;
+}
 
 static TINYAOT_ALWAYS_INLINE int32_t tinyaot_half_lo(uint32_t x)
 {

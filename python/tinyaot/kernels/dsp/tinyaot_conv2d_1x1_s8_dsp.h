@@ -5,11 +5,12 @@
  * The numbers of tinyaot_conv2d_1x1_s8.h (the input offset folded into the bias), with
  * SMLAD: two 16-bit multiply-accumulates an instruction. Four output pixels at a time:
  * their input values are widened to 16 bits once (SXTB16: bytes 0 and 2 of a word, then
- * 1 and 3) into a buffer on the stack, interleaved so that one input channel group of
- * the four pixels is 8 consecutive words; then for each output channel one word of four
- * weights, widened (2 SXTB16), serves the four pixels' 8 SMLADs: 13 instructions for 16
- * multiply-accumulates (a weight load, 2 widenings, 2 loads of 4 words, 8 SMLADs), where
- * widening both sides every time (CMSIS-NN's arm_nn_mat_mult_nt_t_s8) needs 20. The
+ * 1 and 3) into a buffer on the stack, interleaved so that one group of four input
+ * channels of the four pixels is 8 consecutive words; then for each output channel
+ * one word of four weights, widened (2 SXTB16), serves the four pixels' 8 SMLADs: 15
+ * instructions for 16 multiply-accumulates (a weight load, 2 widenings, 4 LDRDs, 8
+ * SMLADs), where widening both sides every time (CMSIS-NN's arm_nn_mat_mult_nt_t_s8)
+ * takes 20. The
  * weights need no re-layout: one output channel's are consecutive in the model's filter.
  */
 #ifndef TINYAOT_CONV2D_1X1_S8_DSP_H
@@ -21,8 +22,8 @@
 #include "tinyaot_conv2d_1x1_params.h"
 
 /* Words of one group of four input channels of the four pixels: per pixel, bytes 0 and 2
-   widened, then bytes 1 and 3. */
-#define TINYAOT_CONV2D_1X1_DSP_GROUP_WORDS 8
+   widened, then bytes 1 and 3 (one LDRD). */
+#define TINYAOT_CONV2D_1X1_DSP_GROUP 8
 
 /* The n < 4 bytes at p as a word, zeros above (an input channel group cut by the depth). */
 static inline uint32_t tinyaot_conv2d_1x1_dsp_tail_word(const int8_t *p, int32_t n)
@@ -35,15 +36,25 @@ static inline uint32_t tinyaot_conv2d_1x1_dsp_tail_word(const int8_t *p, int32_t
     return v;
 }
 
-/* One group's 8 multiply-accumulates into each pixel's sum a[k]: q at the group's 8 words,
-   wv its four weights. */
-static TINYAOT_ALWAYS_INLINE void tinyaot_conv2d_1x1_dsp_group(const uint32_t *q, uint32_t wv, int32_t a[4])
+/* One pixel's 2 SMLADs of a group, its words at *q (moved past them): even and odd the
+   widened weights. */
+static TINYAOT_ALWAYS_INLINE int32_t tinyaot_conv2d_1x1_dsp_pixel(const uint32_t **q, uint32_t even, uint32_t odd,
+                                                                  int32_t a)
+{
+    uint32_t x_even, x_odd;
+    tinyaot_load2_next(q, &x_even, &x_odd);
+    return tinyaot_smlad(x_odd, odd, tinyaot_smlad(x_even, even, a));
+}
+
+/* One group's 8 multiply-accumulates into each pixel's sum a[k]: *q at the group's words
+   (moved past them), wv its four weights. */
+static TINYAOT_ALWAYS_INLINE void tinyaot_conv2d_1x1_dsp_group(const uint32_t **q, uint32_t wv, int32_t a[4])
 {
     const uint32_t even = tinyaot_sxtb16(wv), odd = tinyaot_sxtb16_ror8(wv);
-    a[0] = tinyaot_smlad(q[1], odd, tinyaot_smlad(q[0], even, a[0]));
-    a[1] = tinyaot_smlad(q[3], odd, tinyaot_smlad(q[2], even, a[1]));
-    a[2] = tinyaot_smlad(q[5], odd, tinyaot_smlad(q[4], even, a[2]));
-    a[3] = tinyaot_smlad(q[7], odd, tinyaot_smlad(q[6], even, a[3]));
+    a[0] = tinyaot_conv2d_1x1_dsp_pixel(q, even, odd, a[0]);
+    a[1] = tinyaot_conv2d_1x1_dsp_pixel(q, even, odd, a[1]);
+    a[2] = tinyaot_conv2d_1x1_dsp_pixel(q, even, odd, a[2]);
+    a[3] = tinyaot_conv2d_1x1_dsp_pixel(q, even, odd, a[3]);
 }
 
 /*
@@ -54,21 +65,19 @@ static TINYAOT_ALWAYS_INLINE void tinyaot_conv2d_1x1_dsp_group(const uint32_t *q
 static TINYAOT_ALWAYS_INLINE void tinyaot_conv2d_1x1_dsp_sums(const uint32_t *quad, const int8_t *w, int32_t groups,
                                                               int32_t tail, int32_t a[4])
 {
-    const uint32_t *const end = quad + TINYAOT_CONV2D_1X1_DSP_GROUP_WORDS * groups;
+    const uint32_t *const end = quad + TINYAOT_CONV2D_1X1_DSP_GROUP * groups;
     const uint32_t *q = quad;
     if (groups & 1) {
-        tinyaot_conv2d_1x1_dsp_group(q, tinyaot_load_u32(w), a);
-        q += TINYAOT_CONV2D_1X1_DSP_GROUP_WORDS;
+        tinyaot_conv2d_1x1_dsp_group(&q, tinyaot_load_u32(w), a);
         w += 4;
     }
     while (q != end) {
-        tinyaot_conv2d_1x1_dsp_group(q, tinyaot_load_u32(w), a);
-        tinyaot_conv2d_1x1_dsp_group(q + TINYAOT_CONV2D_1X1_DSP_GROUP_WORDS, tinyaot_load_u32(w + 4), a);
-        q += 2 * TINYAOT_CONV2D_1X1_DSP_GROUP_WORDS;
+        tinyaot_conv2d_1x1_dsp_group(&q, tinyaot_load_u32(w), a);
+        tinyaot_conv2d_1x1_dsp_group(&q, tinyaot_load_u32(w + 4), a);
         w += 8;
     }
     if (TINYAOT_RARELY(tail)) {
-        tinyaot_conv2d_1x1_dsp_group(q, tinyaot_conv2d_1x1_dsp_tail_word(w, tail), a);
+        tinyaot_conv2d_1x1_dsp_group(&q, tinyaot_conv2d_1x1_dsp_tail_word(w, tail), a);
     }
 }
 
@@ -84,7 +93,7 @@ static void tinyaot_conv2d_1x1_dsp_widen(const int8_t *const in[4], int32_t dept
             quad[2 * k] = tinyaot_sxtb16(x);
             quad[2 * k + 1] = tinyaot_sxtb16_ror8(x);
         }
-        quad += TINYAOT_CONV2D_1X1_DSP_GROUP_WORDS;
+        quad += TINYAOT_CONV2D_1X1_DSP_GROUP;
     }
 }
 
@@ -122,8 +131,8 @@ static void tinyaot_conv2d_1x1_dsp_quad(const struct tinyaot_conv2d_1x1_params *
 }
 
 /*
- * The kernel, with quad a buffer of TINYAOT_CONV2D_1X1_DSP_GROUP_WORDS words per group
- * of four input channels. Output pixels four at a time in raster order, each image's
+ * The kernel, with quad a buffer of TINYAOT_CONV2D_1X1_DSP_GROUP words per group of
+ * four input channels. Output pixels four at a time in raster order, each image's
  * from its first pixel: all four pixels' inputs are read (widened) before any of
  * their outputs is written (ops/overlap.py pointwise_quads).
  */
@@ -175,7 +184,7 @@ static TINYAOT_NOINLINE void tinyaot_conv2d_1x1_dsp_run(const struct tinyaot_con
                                                const int8_t *input, const int8_t *filter, const int32_t *bias, \
                                                int8_t *output)                                                 \
     {                                                                                                            \
-        uint32_t quad[TINYAOT_CONV2D_1X1_DSP_GROUP_WORDS * (((depth) + 3) / 4)];                                 \
+        uint32_t quad[TINYAOT_CONV2D_1X1_DSP_GROUP * (((depth) + 3) / 4)];                                       \
         tinyaot_conv2d_1x1_dsp_run(p, multiplier, shift, input, filter, bias, output, quad);                    \
     }
 #define TINYAOT_CONV2D_1X1_DSP(depth) tinyaot_conv2d_1x1_dsp_##depth
