@@ -225,7 +225,8 @@ def format_table(rows, notes=()):
     if any(r.get("inputs_in_arena") and r["status"] == "ok" for r in rows):
         lines.append("* tinyaot with its inputs placed in the arena (--inputs-in-arena) to fit")
     if any(r.get("float32") and r["status"] == "ok" for r in rows):
-        lines.append("f float32 I/O: on the QEMU Cortex-M0/M3 (no FPU) float arithmetic is libgcc's soft-float")
+        lines.append("f float32 I/O: libgcc's soft-float on the Cortex-M0/M3 (no FPU); on the MPS2 boards the FPU,"
+                     " hard float with -ffp-contract=off (TFLM built the same)")
     lines.append(f"x: ratio to {BASELINE} on the same board (flash, RAM, instructions)")
     if any("arena_x" in r for r in rows):
         lines.append("as arena: model RAM counted as TFLM counts its arena (tinyaot with its inputs in the arena);"
