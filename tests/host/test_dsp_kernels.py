@@ -13,6 +13,7 @@ from tinyaot.codegen.emit import emit
 from tinyaot.compiler import Options, compile_model
 from tinyaot.modelbuilder import ModelBuilder
 from tinyaot.testing import catalog
+from tinyaot.testing.models_basic import fc
 from tinyaot.testing.models_conv import RELU, conv
 
 ARM_GCC = shutil.which("arm-none-eabi-gcc")
@@ -74,5 +75,39 @@ def test_pointwise_matches_tflm_under_sanitizers(tmp_path):
     compiled for the M4."""
     models = {"corners": _pointwise_model()}
     for name in ("conv_1x1_depths", "conv_same_valid_strides", "fusion_conv_1x1_stride2"):
+        models[name] = catalog.build(name, tmp_path / "catalog").read_bytes()
+    check_all_sanitized(tmp_path, models, cpu="cortex-m4")
+
+
+def _fully_connected_model():
+    """FULLY_CONNECTED through tinyaot_fully_connected_s8_dsp's corners: a batch of two;
+    11 outputs (two blocks of four, three alone), 4 (one block), 6; depths 23 and 11 (3
+    values after the whole words), 4; per-channel and per-tensor, no bias, RELU, and
+    weights with a zero point (the input sum's share)."""
+    rng = np.random.default_rng(23)
+    mb = ModelBuilder()
+    x = mb.input("x", "int8", [2, 23], scale=0.04, zero_point=-9)
+    h = fc(mb, rng, x, 0.04, 11, 23, [2, 11], 0.05, -128, act=1, per_channel=True)
+    h = fc(mb, rng, h, 0.05, 4, 11, [2, 4], 0.06, 6, bias=False)
+    w = mb.const("w_zp", rng.integers(-100, 100, (6, 4)).astype(np.int8), scale=0.01, zero_point=5)
+    y = mb.tensor("y", "int8", [2, 6], scale=0.03, zero_point=-2)
+    mb.op("FULLY_CONNECTED", [h, w, -1], [y], "FullyConnectedOptions", fused_activation_function=0)
+    mb.output(y)
+    return mb.build()
+
+
+def test_fully_connected_takes_the_dsp_kernel_on_dsp_cores(tmp_path):
+    path = tmp_path / "m.tflite"
+    path.write_bytes(_fully_connected_model())
+    assert _kernels(path, "cortex-m4") == ["tinyaot_fully_connected_s8_dsp"] * 3
+    assert _kernels(path, "cortex-m3") == ["tinyaot_fully_connected_s8"] * 3
+
+
+def test_fully_connected_matches_tflm_under_sanitizers(tmp_path):
+    """Besides the model above: the catalog's fully connected models, and micro_speech's band
+    fusion (its FULLY_CONNECTED's tables with a depthwise convolution's bands), for the M4."""
+    models = {"corners": _fully_connected_model()}
+    for name in ("fc_relu_per_tensor", "fc_batched_per_channel_relu6", "fc_no_bias_relu_n1_to_1",
+                 "fusion_depthwise_stride2_multiplier"):
         models[name] = catalog.build(name, tmp_path / "catalog").read_bytes()
     check_all_sanitized(tmp_path, models, cpu="cortex-m4")

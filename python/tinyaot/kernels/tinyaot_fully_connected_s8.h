@@ -25,23 +25,6 @@
 #endif
 
 /*
- * tinyaot_requantize_s8 for the tables, out of line where the per-tensor fold serves
- * the usual case (long multiply): its three inline copies cost hello_world's
- * firmware on qemu_cortex_m3 248 bytes of flash. Without a long multiply the call is
- * inside already (tinyaot_requantize_output).
- */
-#if TINYAOT_LONG_MULTIPLY
-static TINYAOT_NOINLINE int8_t
-#else
-static TINYAOT_ALWAYS_INLINE int8_t
-#endif
-tinyaot_fully_connected_requantize_s8(int32_t acc, int32_t multiplier, int32_t shift, int32_t output_offset,
-                                      int32_t act_min, int32_t act_max)
-{
-    return tinyaot_requantize_s8(acc, multiplier, shift, output_offset, act_min, act_max);
-}
-
-/*
  * One batch's outputs. tensor: the per-tensor fold (tinyaot_tensor_requant_of), or
  * NULL for the multiplier and shift tables. Tested per output, not a loop for each:
  * a second copy of the loop costs hello_world's firmware hundreds of bytes of flash.

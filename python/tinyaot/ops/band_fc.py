@@ -22,11 +22,14 @@ BAND_KERNELS = {"tinyaot_conv2d_s8": (0, 3, 6), "tinyaot_conv2d_1x1_s8": (0, 3, 
                 "tinyaot_depthwise_conv2d_s8": (0, 3, 6), "tinyaot_depthwise_mult_s8": (0, 3, 6),
                 "tinyaot_cmsis_conv_s8": (0, 4, 7), "tinyaot_cmsis_depthwise_conv_s8": (0, 4, 7)}
 
+# FULLY_CONNECTED kernels whose arguments tinyaot_band_fc_s8.h takes (the same weights and tables).
+FC_KERNELS = ("tinyaot_fully_connected_s8", "tinyaot_fully_connected_s8_dsp")
+
 
 def lower_band_fc(graph, fusion, conv_calls, fc_calls):
     """[BandLoop] of the pair, from the convolution's and the FULLY_CONNECTED's calls."""
     (conv,), (fc,) = conv_calls, fc_calls
-    if conv.kernel not in BAND_KERNELS or fc.kernel != "tinyaot_fully_connected_s8":
+    if conv.kernel not in BAND_KERNELS or fc.kernel not in FC_KERNELS:
         raise TinyAotError(f"internal error: cannot fuse {conv.kernel} into {fc.kernel}", file=graph.source,
                            op_index=fusion.consumer, op_type="FULLY_CONNECTED")
     at_params, at_input, at_output = BAND_KERNELS[conv.kernel]

@@ -90,7 +90,9 @@ def lower(ctx):
     })
     folded_bias = fold_input_offset(None if bias is None else bias.data, weights.data, -inp.zero_point,
                                     channel_axis=0, filter_offset=-weights.zero_point)
-    return [KernelCall("tinyaot_fully_connected_s8", [
+    # Cores with the DSP extension: SMLAD, four outputs at a time, on the same weights and tables.
+    kernel = "tinyaot_fully_connected_s8_dsp" if ctx.arch == "dsp" else "tinyaot_fully_connected_s8"
+    return [KernelCall(kernel, [
         params, ParamArray("int32_t", multipliers), ParamArray("int32_t", shifts),
         TensorRef(inp.index), TensorRef(weights.index),
         ParamArray("int32_t", folded_bias) if np.any(folded_bias) else "NULL", TensorRef(out.index),

@@ -15,11 +15,16 @@
 
 #include "tinyaot_common.h"
 
-/* 4 bytes from p, any alignment: one LDR on Armv7-M and up (unaligned LDR is allowed there). */
+/* 4 bytes from p, any alignment: one LDR on Armv7-M and up (unaligned LDR is allowed there).
+   The builtin: with -ffreestanding (the firmware's) memcpy would stay a call. */
 static TINYAOT_ALWAYS_INLINE uint32_t tinyaot_load_u32(const void *p)
 {
     uint32_t v;
+#if defined(__GNUC__) || defined(__clang__)
+    __builtin_memcpy(&v, p, sizeof v);
+#else
     memcpy(&v, p, sizeof v);
+#endif
     return v;
 }
 

@@ -60,21 +60,24 @@ static TINYAOT_ALWAYS_INLINE void tinyaot_conv2d_1x1_dsp_group(const uint32_t **
 /*
  * One output channel's sums for the four pixels, added to a: w at its weights, quad at
  * the widened inputs of `groups` whole groups, then (tail: depth % 4) one cut group.
- * Two groups a step where the count is even (half the loop's own instructions).
+ * Four groups a step after the groups % 4 first (a quarter of the loop's own instructions).
  */
 static TINYAOT_ALWAYS_INLINE void tinyaot_conv2d_1x1_dsp_sums(const uint32_t *quad, const int8_t *w, int32_t groups,
                                                               int32_t tail, int32_t a[4])
 {
     const uint32_t *const end = quad + TINYAOT_CONV2D_1X1_DSP_GROUP * groups;
+    const uint32_t *const by4 = quad + TINYAOT_CONV2D_1X1_DSP_GROUP * (groups % 4);
     const uint32_t *q = quad;
-    if (groups & 1) {
+    while (q != by4) {
         tinyaot_conv2d_1x1_dsp_group(&q, tinyaot_load_u32(w), a);
         w += 4;
     }
     while (q != end) {
         tinyaot_conv2d_1x1_dsp_group(&q, tinyaot_load_u32(w), a);
         tinyaot_conv2d_1x1_dsp_group(&q, tinyaot_load_u32(w + 4), a);
-        w += 8;
+        tinyaot_conv2d_1x1_dsp_group(&q, tinyaot_load_u32(w + 8), a);
+        tinyaot_conv2d_1x1_dsp_group(&q, tinyaot_load_u32(w + 12), a);
+        w += 16;
     }
     if (TINYAOT_RARELY(tail)) {
         tinyaot_conv2d_1x1_dsp_group(&q, tinyaot_conv2d_1x1_dsp_tail_word(w, tail), a);
@@ -123,9 +126,16 @@ static void tinyaot_conv2d_1x1_dsp_quad(const struct tinyaot_conv2d_1x1_params *
             continue;
         }
         {
-            const struct tinyaot_channel_requant channel = tinyaot_channel_requant_from(r, oc);
-            tinyaot_channel_requantize2_folded_s8(&channel, 0, a[0], a[1], &out0[oc], &out1[oc]);
-            tinyaot_channel_requantize2_folded_s8(&channel, 0, a[2], a[3], &out2[oc], &out3[oc]);
+#if TINYAOT_LONG_MULTIPLY
+            const struct tinyaot_channel_fold f = tinyaot_channel_fold_of(r, oc);
+            out0[oc] = tinyaot_channel_fold_s8(r, &f, a[0]);
+            out1[oc] = tinyaot_channel_fold_s8(r, &f, a[1]);
+            out2[oc] = tinyaot_channel_fold_s8(r, &f, a[2]);
+            out3[oc] = tinyaot_channel_fold_s8(r, &f, a[3]);
+#else
+            tinyaot_channel_requantize2_folded_s8(r, oc, a[0], a[1], &out0[oc], &out1[oc]);
+            tinyaot_channel_requantize2_folded_s8(r, oc, a[2], a[3], &out2[oc], &out3[oc]);
+#endif
         }
     }
 }
