@@ -194,7 +194,7 @@ def gap_summary(graph, gaps):
 def lower_operator(graph, views, op, options, fusions):
     """(kernel calls, (backend, reason it is not options.kernels or None))."""
     arch = CPU_ARCH[options.cpu]
-    ctx = LowerContext(graph, op, arch)
+    ctx = LowerContext(graph, op, arch=arch)
     if op.index in views.view_ops and op.type in VIEW_OPS:
         return [], ("view", None)
     if op.type in VIEW_OPS:
@@ -217,7 +217,8 @@ def lower_operator(graph, views, op, options, fusions):
         if op.index in fusions:
             f = fusions[op.index]
             producer = graph.operators[f.producer]
-            conv_calls, backend = _backend_calls(LowerContext(graph, producer, arch), LOWERINGS[producer.type], options)
+            conv_calls, backend = _backend_calls(LowerContext(graph, producer, arch=arch), LOWERINGS[producer.type],
+                                                 options)
             return lower_band_fc(graph, f, conv_calls, calls), (
                 backend[0], f"fused: computes operator {f.producer} ({producer.type}) in bands of "
                             f"{f.rows} output row{'s' if f.rows > 1 else ''}"
@@ -232,7 +233,7 @@ def lower_operator(graph, views, op, options, fusions):
 def _residual_calls(graph, f, ctx, calls, options):
     """(calls, backend) of a fused residual block's step (passes/fusion.py ResidualFusion)."""
     arch = CPU_ARCH[options.cpu]
-    lowered = [_backend_calls(LowerContext(graph, graph.operators[k], arch), LOWERINGS["CONV_2D"], options)
+    lowered = [_backend_calls(LowerContext(graph, graph.operators[k], arch=arch), LOWERINGS["CONV_2D"], options)
                for k in f.producers]
     add_calls, add_backend = _backend_calls(ctx, lambda _: calls, options)
     backends = [b for _, b in lowered] + [add_backend]
