@@ -42,9 +42,10 @@ def test_scalar_cpu_code_has_no_guard(own_model, tmp_path):
 
 def _pointwise_model():
     """1x1 convolutions through tinyaot_conv2d_1x1_s8_dsp's corners: 15 pixels an image (3
-    after the quads), 6 (2 after), 1 (the quad all one pixel); depths 6, 9, 13 (2, 1 and 3
-    input channels after the groups of four) and 16; strides 2 and 2x3; a batch of two;
-    per-tensor and per-channel weights, RELU, an output zero point at -128."""
+    after the quads), 6 (2 after); depths 6, 9 and 13 (2, 1 and 3 input channels after the
+    groups of four); stride 2; a batch of two; per-tensor and per-channel weights, RELU, an
+    output zero point at -128. Last, a one-pixel image (stride 2x3), which stays on the
+    portable kernel."""
     rng = np.random.default_rng(22)
     mb = ModelBuilder()
     q = (0.05, -7)
@@ -65,12 +66,13 @@ def test_pointwise_takes_the_dsp_kernel_on_dsp_cores(tmp_path):
     path = tmp_path / "m.tflite"
     path.write_bytes(_pointwise_model())
     for cpu in ("cortex-m4", "cortex-m7", "cortex-m33", "cortex-m35p"):
-        assert _kernels(path, cpu) == ["tinyaot_conv2d_1x1_s8_dsp"] * 4, cpu
+        assert _kernels(path, cpu) == ["tinyaot_conv2d_1x1_s8_dsp"] * 3 + ["tinyaot_conv2d_1x1_s8"], cpu
     assert _kernels(path, "cortex-m3") == ["tinyaot_conv2d_1x1_s8"] * 4
 
 
 def test_pointwise_matches_tflm_under_sanitizers(tmp_path):
-    """Besides the model above: conv_1x1_depths (depths 7 to 68, 9 pixels), a 1x1 whose
+    """Besides the model above: conv_1x1_depths (depths 7 to 68, 9 pixels: 1 after the
+    quads), a 1x1 whose
     multipliers are above 1 (requantization without the fold) and a band-fused one, all
     compiled for the M4."""
     models = {"corners": _pointwise_model()}
