@@ -380,13 +380,14 @@ static inline int32_t tinyaot_channel_requant_folds(const struct tinyaot_channel
 
 #if TINYAOT_LONG_MULTIPLY
 /* x's requantization plus output offset before the clamp, for high = K and
-   high_shift = r - 1 above. */
+   high_shift = r - 1 above. K joins the high word after the multiply-accumulate (the
+   same sum: it has no low bits), one add where GCC built a 64-bit add of two. */
 static TINYAOT_ALWAYS_INLINE int32_t tinyaot_requantize_channel_folded(int32_t x, int32_t multiplier, int32_t high,
                                                                        int32_t high_shift)
 {
     const int32_t nudge = (int32_t)(((uint32_t)x & 0x80000000u) | 0x40000000u);
-    const int64_t sum = (int64_t)x * multiplier + nudge + (int64_t)high * ((int64_t)1 << 32);
-    return (int32_t)(sum >> 32) >> high_shift;
+    const int64_t sum = (int64_t)x * multiplier + nudge;
+    return ((int32_t)(sum >> 32) + high) >> high_shift;
 }
 #endif
 
