@@ -200,7 +200,7 @@ def _conv_1x1_call(ctx, inp, weights, bias, out):
                                     channel_axis=0)
     # SMLAD on the model's filter, four pixels at a time, a buffer sized for the depth; an image of
     # fewer pixels would widen one pixel's input several times (mobilenet's last layer: 11.9
-    # instructions per multiply-accumulate on the M4 where the portable kernel takes 3.8).
+    # instructions per multiply-accumulate on the M4 where the portable kernel takes 5.5).
     if ctx.arch == "dsp" and geometry["output_h"] * geometry["output_w"] >= 4:
         params.fields["dsp_sized"] = f"TINYAOT_CONV2D_1X1_DSP({depth})"
         return [KernelCall("tinyaot_conv2d_1x1_s8_dsp", [
