@@ -36,6 +36,17 @@ tinyaot_fully_connected_requantize_s8(int32_t acc, int32_t multiplier, int32_t s
     return tinyaot_requantize_s8(acc, multiplier, shift, output_offset, act_min, act_max);
 }
 
+/* The per-tensor fold (tinyaot_tensor_requant_of) in *tensor where it applies, else NULL:
+   the kernels' rows take the multiplier and shift tables then. */
+static inline const struct tinyaot_tensor_requant *tinyaot_fully_connected_tensor_fold(
+    const struct tinyaot_fully_connected_params *p, const int32_t *multiplier, const int32_t *shift,
+    struct tinyaot_tensor_requant *tensor)
+{
+    const int32_t folded = !p->per_channel && tinyaot_tensor_requant_of(tensor, multiplier[0], shift[0],
+                                                                        p->output_offset, p->act_min, p->act_max);
+    return folded ? tensor : NULL;
+}
+
 /* Per output, the dot product of the input row with one weights row. */
 static inline int32_t tinyaot_fully_connected_dot(const int8_t *in, const int8_t *w, int32_t depth)
 {

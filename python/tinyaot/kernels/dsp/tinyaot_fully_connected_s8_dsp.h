@@ -118,13 +118,12 @@ static void tinyaot_fully_connected_s8_dsp(const struct tinyaot_fully_connected_
                                            const int8_t *input, const int8_t *weights,
                                            const int32_t *bias, int8_t *output)
 {
-    struct tinyaot_tensor_requant tensor;
-    const int32_t folded = !p->per_channel && tinyaot_tensor_requant_of(&tensor, multiplier[0], shift[0],
-                                                                        p->output_offset, p->act_min, p->act_max);
+    struct tinyaot_tensor_requant fold;
+    const struct tinyaot_tensor_requant *tensor = tinyaot_fully_connected_tensor_fold(p, multiplier, shift, &fold);
     int32_t b;
     for (b = 0; b < p->batches; b++) {
-        tinyaot_fully_connected_dsp_row(p, folded ? &tensor : NULL, multiplier, shift, input + b * p->accum_depth,
-                                        weights, bias, output + b * p->output_depth);
+        tinyaot_fully_connected_dsp_row(p, tensor, multiplier, shift, input + b * p->accum_depth, weights, bias,
+                                        output + b * p->output_depth);
     }
 }
 
