@@ -11,8 +11,8 @@ import pytest
 
 from tinyaot.codegen.emit import emit
 from tinyaot.compiler import Options, compile_model
-from tinyaot.host import WARNING_FLAGS, HostModel
-from tinyaot.oracle import compare_with_tflm
+from tinyaot.host.model import WARNING_FLAGS, HostModel
+from tinyaot.host.oracle import compare_with_tflm
 
 TWO_KINDS_MAIN = r"""
 #include "f.h"
@@ -71,7 +71,7 @@ def test_float32_and_int8_models_link_into_one_cortex_m3_firmware(two_kinds, tmp
 
 
 def test_bench_table_says_how_float32_runs():
-    from tinyaot.bench import format_table
+    from tinyaot.measure.bench import format_table
     row = dict(status="ok", board="qemu_cortex_m3", variant="tinyaot-portable", inputs_in_arena=False, flash=1,
                ram_total=2, instructions=5, bit_exact=True, calls=1, arena=3, state=0, model_ram=4, stack=6)
     table = format_table([dict(row, model="q"), dict(row, model="f", float32=True)]).splitlines()

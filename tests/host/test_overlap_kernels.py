@@ -18,9 +18,9 @@ import pytest
 
 from tinyaot.codegen.emit import emit
 from tinyaot.compiler import Options, compile_model
-from tinyaot.host import SANITIZE_FLAGS, WARNING_FLAGS
+from tinyaot.host.model import SANITIZE_FLAGS, WARNING_FLAGS
 from tinyaot.modelbuilder import ModelBuilder
-from tinyaot.oracle import random_inputs, tflm_interpreter
+from tinyaot.host.oracle import random_inputs, tflm_interpreter
 from tinyaot.ops.conv import PADDING_SAME, PADDING_VALID, out_size
 from tinyaot.testing.models_conv import conv, depthwise, pool
 from tinyaot.testing.variants import variant_of

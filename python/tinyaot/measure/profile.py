@@ -18,7 +18,7 @@ from pathlib import Path
 
 from tinyaot import harness
 from tinyaot.backends import KERNEL_BACKENDS
-from tinyaot.bench import model_name
+from tinyaot.measure.bench import model_name
 from tinyaot.codegen.emit import step_title
 
 
