@@ -24,7 +24,9 @@
 # module, or your own), else the CMSIS-NN source tree TINYAOT_CMSIS_NN_DIR,
 # built as a subdirectory. CMSIS-NN's code path and scratch sizes depend on the
 # core: CPU names it (default: the -mcpu in the target's compile options, the
-# compiler flags, or Zephyr's GCC_M_CPU).
+# compiler flags, or Zephyr's GCC_M_CPU). With the portable kernels, a core with
+# the DSP extension (Cortex-M4, M7, M33, M35P; not +nodsp) found there gets the
+# kernels for its SIMD instructions; CPU overrides it.
 #
 # WEIGHTS blob generates C without weight data and <out>/<id>.weights.bin (the
 # target property TINYAOT_WEIGHTS_BLOBS lists the blobs); the program hands it to
@@ -181,6 +183,11 @@ function(tinyaot_add_model target)
     _tinyaot_target_cpu(${target} ARG_CPU)
     _tinyaot_link_cmsis_nn(${target})
     list(APPEND gen_args --kernels cmsis-nn --cpu "${ARG_CPU}")
+  else()
+    _tinyaot_dsp_cpu(${target} ARG_CPU)
+    if(ARG_CPU)  # the portable kernels' SIMD paths for the DSP extension
+      list(APPEND gen_args --cpu "${ARG_CPU}")
+    endif()
   endif()
   set(byproducts "${out}/tinyaot.h")
   if(DEFINED ARG_WEIGHTS AND NOT ARG_WEIGHTS STREQUAL "linked")
@@ -296,17 +303,40 @@ function(_tinyaot_arena_group target group json_file section)
   endif()
 endfunction()
 
+# The -mcpu= the target is built for, with its +feature modifiers (or Zephyr's GCC_M_CPU), or "".
+function(_tinyaot_mcpu target out_var)
+  get_target_property(options ${target} COMPILE_OPTIONS)
+  set(flags "${options} ${CMAKE_C_FLAGS}")
+  if(flags MATCHES "-mcpu=([a-z0-9+.-]+)")
+    set(${out_var} "${CMAKE_MATCH_1}" PARENT_SCOPE)
+  elseif(DEFINED GCC_M_CPU)
+    set(${out_var} "${GCC_M_CPU}" PARENT_SCOPE)
+  else()
+    set(${out_var} "" PARENT_SCOPE)
+  endif()
+endfunction()
+
+# For the portable kernels: the core when it has the DSP extension (unless CPU was given),
+# else "" (the generator's default, kernels without SIMD instructions).
+function(_tinyaot_dsp_cpu target out_var)
+  if(${out_var})
+    return()
+  endif()
+  _tinyaot_mcpu(${target} mcpu)
+  string(REGEX REPLACE "\\+.*" "" cpu "${mcpu}")
+  if(cpu MATCHES "^cortex-m(4|7|33|35p)$" AND NOT mcpu MATCHES "\\+nodsp")
+    set(${out_var} "${cpu}" PARENT_SCOPE)
+  endif()
+endfunction()
+
 # The core the code is built for, from -mcpu=, unless CPU was given.
 function(_tinyaot_target_cpu target out_var)
   if(${out_var})
     return()
   endif()
-  get_target_property(options ${target} COMPILE_OPTIONS)
-  set(flags "${options} ${CMAKE_C_FLAGS}")
-  if(flags MATCHES "-mcpu=([a-z0-9+.-]+)")
-    string(REGEX REPLACE "\\+.*" "" cpu "${CMAKE_MATCH_1}")  # cortex-m33+nodsp -> cortex-m33
-  elseif(DEFINED GCC_M_CPU)
-    set(cpu "${GCC_M_CPU}")
+  _tinyaot_mcpu(${target} mcpu)
+  if(mcpu)
+    string(REGEX REPLACE "\\+.*" "" cpu "${mcpu}")  # cortex-m33+nodsp -> cortex-m33
   else()
     message(FATAL_ERROR "tinyaot_add_model(${target}): KERNELS cmsis-nn needs the core it runs on "
                         "(CMSIS-NN's code path and buffer sizes depend on it): pass CPU cortex-m<N>")

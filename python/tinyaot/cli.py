@@ -112,8 +112,10 @@ def _add_codegen_args(p, name_required=True, several=False):
                    help="keep a convolution's output that only a FULLY_CONNECTED reads in the arena instead of "
                         "computing it in bands inside that layer (band fusion, on by default)")
     p.add_argument("--cpu", default="cortex-m3", choices=sorted(CPU_ARCH),
-                   help="with --kernels cmsis-nn: the core, which decides CMSIS-NN's code path and "
-                        "scratch sizes (default cortex-m3: any core without DSP instructions, and the host)")
+                   help="the core: with the DSP extension (cortex-m4/m7/m33/m35p) the portable kernels use its "
+                        "SIMD instructions (the C then needs such a core, or the host); with --kernels cmsis-nn it "
+                        "decides CMSIS-NN's code path and scratch sizes (default cortex-m3: any core without DSP "
+                        "instructions, and the host)")
     p.add_argument("--optimize", default="speed", choices=OPTIMIZE,
                    help="speed: the portable kernels' specialised paths (pixel pairs, loops instantiated for the "
                         "model's shapes; default); size: one pixel at a time, less flash, the same results")

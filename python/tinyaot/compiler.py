@@ -35,7 +35,7 @@ class Options:
     arena_section: str | None = None
     inputs_in_arena: bool = False  # the caller may write inputs straight into the arena
     kernels: str = "portable"  # kernel backend, one of KERNEL_BACKENDS
-    cpu: str = "cortex-m3"  # the core the cmsis-nn backend sizes its scratch buffers for
+    cpu: str = "cortex-m3"  # the core: its ISA level picks the kernels (CPU_ARCH), and CMSIS-NN's scratch sizes
     weights: str = "linked"  # "linked": static const arrays; "blob": <name>.weights.bin, bound at run time
     arena_group: str | None = None  # models of one group share the arena tinyaot_<group>_arena (runs must not overlap)
     fusion: bool = True  # band fusion of a convolution into its FULLY_CONNECTED (passes/fusion.py)
@@ -214,7 +214,8 @@ def gap_summary(source, op_count, gaps):
 
 def lower_operator(graph, views, op, options, fusions):
     """(kernel calls, (backend, reason it is not options.kernels or None))."""
-    ctx = LowerContext(graph, op, options.optimize)
+    arch = CPU_ARCH[options.cpu]
+    ctx = LowerContext(graph, op, optimize=options.optimize, arch=arch)
     if op.index in views.view_ops and op.type in VIEW_OPS:
         return [], ("view", None)
     if op.type in VIEW_OPS:
@@ -235,7 +236,8 @@ def lower_operator(graph, views, op, options, fusions):
         if op.index in fusions:
             f = fusions[op.index]
             producer = graph.operators[f.producer]
-            conv_calls, backend = _backend_calls(LowerContext(graph, producer, options.optimize), LOWERINGS[producer.type], options)
+            conv_calls, backend = _backend_calls(LowerContext(graph, producer, optimize=options.optimize, arch=arch),
+                                                 LOWERINGS[producer.type], options)
             return lower_band_fc(graph, f, conv_calls, calls), (
                 backend[0], f"fused: computes operator {f.producer} ({producer.type}) in bands of "
                             f"{f.rows} output row{'s' if f.rows > 1 else ''}"
@@ -249,7 +251,9 @@ def lower_operator(graph, views, op, options, fusions):
 
 def _residual_calls(graph, f, ctx, calls, options):
     """(calls, backend) of a fused residual block's step (passes/fusion.py ResidualFusion)."""
-    lowered = [_backend_calls(LowerContext(graph, graph.operators[k], options.optimize), LOWERINGS["CONV_2D"], options)
+    arch = CPU_ARCH[options.cpu]
+    lowered = [_backend_calls(LowerContext(graph, graph.operators[k], optimize=options.optimize, arch=arch),
+                              LOWERINGS["CONV_2D"], options)
                for k in f.producers]
     add_calls, add_backend = _backend_calls(ctx, lambda _: calls, options)
     backends = [b for _, b in lowered] + [add_backend]

@@ -16,8 +16,9 @@ STATEFUL = {"tflm_keyword_scrambled"}
 
 
 def check_against_tflm(path, name, out_dir, calls=20, sanitize=False, inputs_in_arena=False, zero_copy=True,
-                       kernels="portable", optimize="speed"):
-    model = compile_model(path, Options(name, inputs_in_arena=inputs_in_arena, kernels=kernels, optimize=optimize))
+                       kernels="portable", optimize="speed", cpu="cortex-m3"):
+    model = compile_model(path, Options(name, inputs_in_arena=inputs_in_arena, kernels=kernels, optimize=optimize,
+                                        cpu=cpu))
     emit(model, out_dir)
     report = json.loads((out_dir / f"{name}.json").read_text())
     # The planner's figures must hold: arena at or below the classic lower bound, at the

@@ -265,6 +265,18 @@ def test_armv6m_builds_of_the_kernels_overlap_as_declared(family, tmp_path):
     check_cases(family, cases, None)
 
 
+# Per family, its kernel for cores with the DSP extension (kernels/dsp/), which declares its own overlap.
+DSP_FAMILIES = ["pointwise"]
+
+
+@pytest.mark.parametrize("family", DSP_FAMILIES)
+def test_dsp_kernels_overlap_as_declared(family, tmp_path):
+    """The kernels generated for --cpu cortex-m4, on the host through the C models of the DSP
+    instructions: as exact and as safe at every declared distance, and as tight."""
+    cases = _run_family(family, None, tmp_path, options=lambda name: Options(name, cpu="cortex-m4"))
+    check_cases(family, cases, SLACK.get((family, None), 1))
+
+
 def check_cases(family, cases, slack):
     """Every case declares an overlap (most of them), equals TFLM with separate buffers and at every
     declared distance, and some case breaks within `slack` bytes past its limit (None: no such check)."""

@@ -20,6 +20,8 @@ from tinyaot.ops.base import (BandInput, BandLoop, ParamArray, ParamStruct, Resi
                                TensorRef)
 
 KERNEL_DIR = resources.files("tinyaot") / "kernels"
+# Per ISA level a folder of its own (kernels/README.md); headers are copied flat into the output.
+KERNEL_DIRS = (KERNEL_DIR, KERNEL_DIR / "dsp")
 _C_SIZES = {"int8_t": 1, "uint8_t": 1, "int16_t": 2, "uint16_t": 2, "int32_t": 4, "int64_t": 8, "float": 4}
 _NP_TYPES = {"int8_t": np.int8, "uint8_t": np.uint8, "int16_t": np.int16, "uint16_t": np.uint16, "int32_t": np.int32,
              "int64_t": np.int64, "float": np.float32}
@@ -36,7 +38,7 @@ def emit(model, out_dir):
     _write(out / f"{name}.c", _templates().get_template("model.c.j2").render(**values))
     _write(out / f"{name}.json", json.dumps(ctx.report(), indent=2, sort_keys=True) + "\n")
     for header in ALWAYS_COPIED + kernel_headers(ctx.headers):
-        _write(out / header, (KERNEL_DIR / header).read_text())
+        _write(out / header, kernel_source(header))
     if ctx.blob:
         _write_bytes(out / f"{name}.weights.bin", ctx.blob_bytes())
     return out
@@ -82,6 +84,14 @@ def step_title(model, op):
     return op.type
 
 
+def kernel_source(header):
+    """The text of a kernel header, from whichever level's folder holds it."""
+    for folder in KERNEL_DIRS:
+        if (folder / header).is_file():
+            return (folder / header).read_text()
+    raise TinyAotError(f"internal error: no kernel header {header}")
+
+
 def kernel_headers(headers):
     """The kernel headers and every tinyaot header they include, sorted (a
     library's own headers, such as CMSIS-NN's, come from its include path)."""
@@ -91,7 +101,7 @@ def kernel_headers(headers):
         if header in seen:
             continue
         seen.add(header)
-        for line in (KERNEL_DIR / header).read_text().splitlines():
+        for line in kernel_source(header).splitlines():
             if line.startswith('#include "tinyaot'):
                 todo.append(line.split('"')[1])
     return sorted(seen - set(ALWAYS_COPIED))
@@ -346,7 +356,7 @@ class _CodegenContext:
             # Guarded, so that models compiled in one translation unit define each once.
             "instances": [(re.sub(r"\W+", "_", i).strip("_").upper(), i) for i in sorted(self.instances)],
             "cmsis_nn_arch": (CPU_ARCH[opts.cpu] if cmsis_nn.HEADER in self.headers else None),
-            "cpu": opts.cpu, "optimize": opts.optimize,
+            "cpu": opts.cpu, "arch": CPU_ARCH[opts.cpu], "optimize": opts.optimize,
             "weights": self._weights(), "params": self.params, "steps": self.steps,
         }
 
@@ -395,7 +405,8 @@ class _CodegenContext:
             "table_bytes": sum(self.table_bytes.values()),
             "kernels": m.options.kernels,
             "optimize": m.options.optimize,
-            "cpu": m.options.cpu if m.options.kernels == "cmsis-nn" else None,
+            # The core, where the code depends on it: CMSIS-NN's, or the portable kernels' ISA level.
+            "cpu": m.options.cpu if m.options.kernels == "cmsis-nn" or CPU_ARCH[m.options.cpu] != "scalar" else None,
             "operators": [{"index": op.index, "type": op.type, "kernels": [c.kernel for c in calls],
                            "backend": m.backends[op.index][0], "backend_reason": m.backends[op.index][1]}
                           for op, calls in m.calls],

@@ -107,7 +107,7 @@ def bench_one(board, name, path, calls, seed, build_root, kernels="portable", op
 def ram_with_inputs_in_arena(path, plan):
     """arena + state + outputs of the model compiled as `plan` was but with --inputs-in-arena."""
     from tinyaot.compiler import Options, compile_model
-    cpu = {"cpu": plan["cpu"]} if plan.get("cpu") else {}  # the report names the core for cmsis-nn only
+    cpu = {"cpu": plan["cpu"]} if plan.get("cpu") else {}  # the report names the core where the code depends on it
     model = compile_model(path, Options(plan["name"], alignment=plan["alignment"], inputs_in_arena=True,
                                         kernels=plan["kernels"], fusion=plan["fusion"], **cpu))
     return model.arena_size + model.state_size + sum(model.graph.tensors[t].nbytes for t in model.graph.outputs)
@@ -216,7 +216,8 @@ def format_table(rows, notes=()):
     if any(r.get("inputs_in_arena") and r["status"] == "ok" for r in rows):
         lines.append("* tinyaot with its inputs placed in the arena (--inputs-in-arena) to fit")
     if any(r.get("float32") and r["status"] == "ok" for r in rows):
-        lines.append("f float32 I/O: on the QEMU Cortex-M0/M3 (no FPU) float arithmetic is libgcc's soft-float")
+        lines.append("f float32 I/O: libgcc's soft-float on the Cortex-M0/M3 (no FPU); on the MPS2 boards the FPU,"
+                     " hard float with -ffp-contract=off (TFLM built the same)")
     lines.append(f"x: ratio to {BASELINE} on the same board (flash, RAM, instructions)")
     if any("arena_x" in r for r in rows):
         lines.append("as arena: model RAM counted as TFLM counts its arena (tinyaot with its inputs in the arena);"

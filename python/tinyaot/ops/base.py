@@ -127,13 +127,16 @@ class ResidualLoop:
 
 
 class LowerContext:
-    """One operator and its graph, with checks that fail naming the operator; `optimize`
-    (compiler.OPTIMIZE): whether lowerings may name specialised kernel paths (speed) or not (size)."""
+    """One operator and its graph, with checks that fail naming the operator. optimize
+    (compiler.OPTIMIZE): whether lowerings may name specialised kernel paths (speed) or not
+    (size); arch: the core's ISA level (backends.CPU_ARCH), which picks kernels and their
+    weight layouts."""
 
-    def __init__(self, graph, op, optimize="speed"):
+    def __init__(self, graph, op, optimize="speed", arch="scalar"):
         self.graph = graph
         self.op = op
         self.optimize = optimize
+        self.arch = arch
 
     def error(self, message, tensor=None):
         name = self.graph.tensors[tensor].name if isinstance(tensor, int) else tensor
