@@ -78,20 +78,21 @@ from host.test_models_host import check_against_tflm
 import pathlib
 for path in {paths!r}:
     path = pathlib.Path(path)
-    check_against_tflm(path, "m", path.parent / "out", calls=3, sanitize=True)
+    check_against_tflm(path, "m", path.parent / "out", calls=3, sanitize=True, cpu={cpu!r})
 print("SANITIZED-OK")
 """
 
 
-def check_all_sanitized(tmp_path, models):
-    """check_against_tflm under ASan/UBSan for each {case: model bytes}, in one child that preloads them."""
+def check_all_sanitized(tmp_path, models, cpu="cortex-m3"):
+    """check_against_tflm under ASan/UBSan for each {case: model bytes}, in one child that preloads them;
+    the code generated for `cpu`."""
     paths = []
     for case, model in models.items():
         (tmp_path / str(case)).mkdir()
         path = tmp_path / str(case) / "m.tflite"
         path.write_bytes(model)
         paths.append(str(path))
-    script = SCRIPT.format(python=str(ROOT / "python"), tests=str(ROOT / "tests"), paths=paths)
+    script = SCRIPT.format(python=str(ROOT / "python"), tests=str(ROOT / "tests"), paths=paths, cpu=cpu)
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=sanitizer_env())
     assert "SANITIZED-OK" in result.stdout, f"{result.stdout}\n{result.stderr[-4000:]}"
 

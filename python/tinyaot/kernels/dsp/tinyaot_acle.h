@@ -34,16 +34,30 @@ static TINYAOT_ALWAYS_INLINE int32_t tinyaot_smlad(uint32_t x, uint32_t y, int32
     return __smlad(x, y, acc);
 }
 
+/* acc + lo(x) * lo(y) (SMLABB); acc + hi(x) * hi(y) (SMLATT): 16-bit signed halves. */
+static TINYAOT_ALWAYS_INLINE int32_t tinyaot_smlabb(uint32_t x, uint32_t y, int32_t acc)
+{
+    return __smlabb((int32_t)x, (int32_t)y, acc);
+}
+
+static TINYAOT_ALWAYS_INLINE int32_t tinyaot_smlatt(uint32_t x, uint32_t y, int32_t acc)
+{
+    return __smlatt((int32_t)x, (int32_t)y, acc);
+}
+
 /* Bytes 0 and 2 of x, each sign-extended to a 16-bit half (SXTB16). */
 static TINYAOT_ALWAYS_INLINE uint32_t tinyaot_sxtb16(uint32_t x)
 {
     return __sxtb16(x);
 }
 
-/* Bytes 1 and 3 of x, each sign-extended to a 16-bit half (SXTB16 with ROR #8: one instruction). */
+/* Bytes 1 and 3 of x, each sign-extended to a 16-bit half (SXTB16 with ROR #8): in assembly, as
+   GCC 12's <arm_acle.h> has no __ror and does not fold a rotate into __sxtb16 (two instructions). */
 static TINYAOT_ALWAYS_INLINE uint32_t tinyaot_sxtb16_ror8(uint32_t x)
 {
-    return __sxtb16(__ror(x, 8));
+    uint32_t r;
+    __asm__("sxtb16 %0, %1, ror #8" : "=r"(r) : "r"(x));
+    return r;
 }
 
 /* a's halves plus bytes 0 and 2 of x sign-extended (SXTAB16). */
@@ -91,6 +105,16 @@ static TINYAOT_ALWAYS_INLINE int32_t tinyaot_smlad(uint32_t x, uint32_t y, int32
     const uint32_t lo = (uint32_t)(tinyaot_half_lo(x) * tinyaot_half_lo(y));
     const uint32_t hi = (uint32_t)(tinyaot_half_hi(x) * tinyaot_half_hi(y));
     return (int32_t)((uint32_t)acc + lo + hi);
+}
+
+static TINYAOT_ALWAYS_INLINE int32_t tinyaot_smlabb(uint32_t x, uint32_t y, int32_t acc)
+{
+    return (int32_t)((uint32_t)acc + (uint32_t)(tinyaot_half_lo(x) * tinyaot_half_lo(y)));
+}
+
+static TINYAOT_ALWAYS_INLINE int32_t tinyaot_smlatt(uint32_t x, uint32_t y, int32_t acc)
+{
+    return (int32_t)((uint32_t)acc + (uint32_t)(tinyaot_half_hi(x) * tinyaot_half_hi(y)));
 }
 
 static TINYAOT_ALWAYS_INLINE uint32_t tinyaot_sxtb16(uint32_t x)

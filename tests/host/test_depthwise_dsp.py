@@ -1,0 +1,51 @@
+"""tinyaot_depthwise_conv2d_s8_dsp (kernels/dsp/, --cpu cortex-m4 and the other DSP cores),
+bit-exact with TFLM on the host under ASan/UBSan through the C models of the instructions:
+the border cases of test_depthwise_borders.py that it takes (3x3, multiplier 1, stride_w 1
+or 2: inputs 1-3 pixels wide or high, pairs with columns outside on either side, the last
+pixel of an odd row alone, 5-130 channels: a last group of 1-3 channels, the widest pairs,
+per-tensor and per-channel weights, requantization that does not fold) and a stride (2, 1)
+and VALID layer; every other case keeps the portable kernel."""
+
+import numpy as np
+
+from test_depthwise_borders import CASES, _model
+from test_depthwise_mult import _kernels, check_all_sanitized
+from tinyaot.compiler import Options, compile_model
+from tinyaot.modelbuilder import ModelBuilder
+from tinyaot.ops.conv import PADDING_VALID
+from tinyaot.ops.depthwise_dsp import filter_groups
+from tinyaot.testing.models_conv import depthwise
+
+TAKEN = [c for c, (_, filt, opts, _, mult) in enumerate(CASES)
+         if filt == (3, 3) and mult == 1 and "dilation" not in opts and CASES[c][0][3] <= 128]
+
+
+def _strided_valid():
+    rng = np.random.default_rng(7)
+    mb = ModelBuilder()
+    x = mb.input("x", "int8", [2, 7, 9, 13], scale=0.04, zero_point=-5)
+    y, _ = depthwise(mb, rng, x, (0.04, -5), [2, 3, 7, 13], (3, 3), stride=(2, 1), padding=PADDING_VALID,
+                     out_zp=3)
+    mb.output(y)
+    return mb.build()
+
+
+def test_dsp_cores_take_the_simd_kernel_where_it_fits(tmp_path):
+    assert TAKEN == [0, 1, 2, 3, 4, 5, 6, 7, 15, 16, 18]
+    for case in range(len(CASES)):
+        path = tmp_path / "m.tflite"
+        path.write_bytes(_model(case))
+        kernels = [c.kernel for _, calls in compile_model(path, Options("m", cpu="cortex-m4")).calls for c in calls]
+        assert kernels == [_kernels(tmp_path, _model(case))[0] + ("_dsp" if case in TAKEN else "")], case
+
+
+def test_filter_groups_of_four_channels_tap_by_tap():
+    w = np.arange(1, 9 * 5 + 1).reshape(1, 3, 3, 5)  # tap t, channel c: 5 t + c + 1
+    table = filter_groups(w).reshape(2, 9, 4)
+    assert list(table[0, 1]) == [6, 7, 8, 9] and list(table[1, 8]) == [45, 0, 0, 0]
+
+
+def test_matches_tflm_under_sanitizers(tmp_path):
+    models = {case: _model(case) for case in TAKEN}
+    models["strided_valid"] = _strided_valid()
+    check_all_sanitized(tmp_path, models, cpu="cortex-m4")
