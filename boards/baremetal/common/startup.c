@@ -1,7 +1,7 @@
 /*
  * startup.c - vector table, reset handler and fault reporting shared by the
- * bare-metal Cortex-M boards (ARMv6-M and ARMv7-M; only Thumb-1 instructions
- * are used so the same code runs on a Cortex-M0).
+ * bare-metal Cortex-M boards (ARMv6-M, ARMv7-M and ARMv8-M Mainline; only
+ * Thumb-1 instructions are used so the same code runs on a Cortex-M0).
  */
 #include <stdint.h>
 #include <string.h>
@@ -46,8 +46,18 @@ const vector_fn vector_table[16 + 32] = {
     [16 ... 47] = Default_Handler,
 };
 
+/* Coprocessor Access Control: CP10 and CP11 (the FPU) full access. */
+#define SCB_CPACR (*(volatile uint32_t *)0xE000ED88u)
+#define SCB_CPACR_CP10_CP11_FULL (0xFu << 20)
+
 void Reset_Handler(void)
 {
+#if defined(__ARM_FP)
+    /* Built for an FPU (hard float): it is off after reset, and the first
+     * floating-point instruction would fault. */
+    SCB_CPACR |= SCB_CPACR_CP10_CP11_FULL;
+    __asm__ volatile("dsb\n\tisb" ::: "memory");
+#endif
     /* Word copies: the linker script keeps these boundaries 4-byte aligned. */
     uint32_t *src = __data_load;
     uint32_t *dst = __data_start;
