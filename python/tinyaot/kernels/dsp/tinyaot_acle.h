@@ -15,11 +15,19 @@
 
 #include "tinyaot_common.h"
 
+/* memcpy as a builtin: with -ffreestanding (the bare-metal boards) GCC calls memcpy
+   otherwise, even for 4 bytes. */
+#if defined(__GNUC__) || defined(__clang__)
+#define TINYAOT_MEMCPY __builtin_memcpy
+#else
+#define TINYAOT_MEMCPY memcpy
+#endif
+
 /* 4 bytes from p, any alignment: one LDR on Armv7-M and up (unaligned LDR is allowed there). */
 static TINYAOT_ALWAYS_INLINE uint32_t tinyaot_load_u32(const void *p)
 {
     uint32_t v;
-    memcpy(&v, p, sizeof v);
+    TINYAOT_MEMCPY(&v, p, sizeof v);
     return v;
 }
 

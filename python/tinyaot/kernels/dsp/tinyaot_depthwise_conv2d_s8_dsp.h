@@ -21,71 +21,86 @@
 #include "tinyaot_acle.h"
 #include "tinyaot_depthwise_conv2d_params.h"
 
-/* A tap of four channels for two pixels: w the weights, x the first pixel's input, y the second's. */
-static TINYAOT_ALWAYS_INLINE void tinyaot_depthwise_dsp_tap(uint32_t w, uint32_t x, uint32_t y, int32_t acc[8])
+/* Bytes 0 and 2 (lane 0) or 1 and 3 (lane 1) of x, sign-extended to 16-bit halves. */
+static TINYAOT_ALWAYS_INLINE uint32_t tinyaot_depthwise_dsp_lane(uint32_t x, int32_t lane)
 {
-    const uint32_t w02 = tinyaot_sxtb16(w), w13 = tinyaot_sxtb16_ror8(w);
-    const uint32_t x02 = tinyaot_sxtb16(x), x13 = tinyaot_sxtb16_ror8(x);
-    const uint32_t y02 = tinyaot_sxtb16(y), y13 = tinyaot_sxtb16_ror8(y);
-    acc[0] = tinyaot_smlabb(x02, w02, acc[0]);
-    acc[1] = tinyaot_smlabb(x13, w13, acc[1]);
-    acc[2] = tinyaot_smlatt(x02, w02, acc[2]);
-    acc[3] = tinyaot_smlatt(x13, w13, acc[3]);
-    acc[4] = tinyaot_smlabb(y02, w02, acc[4]);
-    acc[5] = tinyaot_smlabb(y13, w13, acc[5]);
-    acc[6] = tinyaot_smlatt(y02, w02, acc[6]);
-    acc[7] = tinyaot_smlatt(y13, w13, acc[7]);
-}
-
-/* n (1-3) input values from p into a word's low bytes: the last group of channels, whose
-   fourth byte may lie past the tensor (its weights are 0, so the other bytes do not matter). */
-static TINYAOT_NOINLINE uint32_t tinyaot_depthwise_dsp_load_tail(const int8_t *p, int32_t n)
-{
-    uint32_t v = 0;
-    memcpy(&v, p, (size_t)n);
-    return v;
-}
-
-/* n (4, or 1-3 in the last group) input values of a column from p. */
-static TINYAOT_ALWAYS_INLINE uint32_t tinyaot_depthwise_dsp_load(const int8_t *p, int32_t n)
-{
-    return n == 4 ? tinyaot_load_u32(p) : tinyaot_depthwise_dsp_load_tail(p, n);
+    return lane ? tinyaot_sxtb16_ror8(x) : tinyaot_sxtb16(x);
 }
 
 /*
- * One filter row's taps, four channels from c, added to the two pixels' sums (acc: the
- * first pixel's four, then the second's): col[stride + 3] the row's columns (or the
- * zero-point buffer), w the row's three weight words. Written out, not looped: GCC 12
- * kept the loops and the sums in memory. stride and n constants once inlined.
+ * Tap k of a filter row for two of a group's channels (lane: c and c + 2, or c + 1 and
+ * c + 3) and one or two pixels: col[stride + 3] the row's columns at the group's first
+ * channel (or the zero-point buffer), w the row's three weight words; acc: the first
+ * pixel's two sums, then the second's. stride, pixels and lane constants once inlined.
  */
-static TINYAOT_ALWAYS_INLINE void tinyaot_depthwise_dsp_row(const int8_t *const *col, int32_t c, const int8_t *w,
-                                                            int32_t stride, int32_t n, int32_t acc[8])
+static TINYAOT_ALWAYS_INLINE void tinyaot_depthwise_dsp_tap(const int8_t *const *col, int32_t c, const int8_t *w,
+                                                            int32_t k, int32_t stride, int32_t pixels, int32_t lane,
+                                                            int32_t acc[4])
 {
-    const uint32_t x0 = tinyaot_depthwise_dsp_load(col[0] + c, n);
-    const uint32_t x1 = tinyaot_depthwise_dsp_load(col[1] + c, n);
-    const uint32_t x2 = tinyaot_depthwise_dsp_load(col[2] + c, n);
-    const uint32_t x3 = tinyaot_depthwise_dsp_load(col[3] + c, n);
-    const uint32_t x4 = stride == 2 ? tinyaot_depthwise_dsp_load(col[4] + c, n) : 0;
-    tinyaot_depthwise_dsp_tap(tinyaot_load_u32(w), x0, stride == 1 ? x1 : x2, acc);
-    tinyaot_depthwise_dsp_tap(tinyaot_load_u32(w + 4), x1, stride == 1 ? x2 : x3, acc);
-    tinyaot_depthwise_dsp_tap(tinyaot_load_u32(w + 8), x2, stride == 1 ? x3 : x4, acc);
+    const uint32_t wk = tinyaot_depthwise_dsp_lane(tinyaot_load_u32(w + 4 * k), lane);
+    const uint32_t x = tinyaot_depthwise_dsp_lane(tinyaot_load_u32(col[k] + c), lane);
+    acc[0] = tinyaot_smlabb(x, wk, acc[0]);
+    acc[1] = tinyaot_smlatt(x, wk, acc[1]);
+    if (pixels == 2) {
+        const uint32_t y = tinyaot_depthwise_dsp_lane(tinyaot_load_u32(col[k + stride] + c), lane);
+        acc[2] = tinyaot_smlabb(y, wk, acc[2]);
+        acc[3] = tinyaot_smlatt(y, wk, acc[3]);
+    }
 }
 
-/* A group's sums over the two windows: taps[3][stride + 3] each row's columns, w the group's
-   9 weight words. */
-static TINYAOT_ALWAYS_INLINE void tinyaot_depthwise_dsp_sums(const int8_t *const *taps, int32_t c, const int8_t *w,
-                                                             int32_t stride, int32_t n, int32_t acc[8])
+/* The 9 taps (rows of stride + 3 columns in taps, 3 weight words in w) for one lane;
+   written out, not looped: GCC 12 kept the loops and the sums in memory. */
+static TINYAOT_ALWAYS_INLINE void tinyaot_depthwise_dsp_window(const int8_t *const *taps, int32_t c, const int8_t *w,
+                                                               int32_t stride, int32_t pixels, int32_t lane,
+                                                               int32_t acc[8])
 {
-    tinyaot_depthwise_dsp_row(taps, c, w, stride, n, acc);
-    tinyaot_depthwise_dsp_row(taps + stride + 3, c, w + 12, stride, n, acc);
-    tinyaot_depthwise_dsp_row(taps + 2 * (stride + 3), c, w + 24, stride, n, acc);
+    const int8_t *const *row1 = taps + stride + 3, *const *row2 = row1 + stride + 3;
+    int32_t a[4];
+    a[0] = acc[lane], a[1] = acc[lane + 2], a[2] = acc[4 + lane], a[3] = acc[6 + lane];
+    tinyaot_depthwise_dsp_tap(taps, c, w, 0, stride, pixels, lane, a);
+    tinyaot_depthwise_dsp_tap(taps, c, w, 1, stride, pixels, lane, a);
+    tinyaot_depthwise_dsp_tap(taps, c, w, 2, stride, pixels, lane, a);
+    tinyaot_depthwise_dsp_tap(row1, c, w + 12, 0, stride, pixels, lane, a);
+    tinyaot_depthwise_dsp_tap(row1, c, w + 12, 1, stride, pixels, lane, a);
+    tinyaot_depthwise_dsp_tap(row1, c, w + 12, 2, stride, pixels, lane, a);
+    tinyaot_depthwise_dsp_tap(row2, c, w + 24, 0, stride, pixels, lane, a);
+    tinyaot_depthwise_dsp_tap(row2, c, w + 24, 1, stride, pixels, lane, a);
+    tinyaot_depthwise_dsp_tap(row2, c, w + 24, 2, stride, pixels, lane, a);
+    acc[lane] = a[0], acc[lane + 2] = a[1], acc[4 + lane] = a[2], acc[6 + lane] = a[3];
 }
+
+/*
+ * A group of four channels from c, added to acc (the first pixel's four sums, then the
+ * second's): taps[3][stride + 3] each row's columns, w the group's 9 weight words. Two
+ * channels at a time, so that their sums, the weights and the input values fit the
+ * registers (all four channels of two pixels at once spilled a third of the loop).
+ */
+static TINYAOT_ALWAYS_INLINE void tinyaot_depthwise_dsp_group(const int8_t *const *taps, int32_t c, const int8_t *w,
+                                                              int32_t stride, int32_t pixels, int32_t acc[8])
+{
+    tinyaot_depthwise_dsp_window(taps, c, w, stride, pixels, 0, acc);
+    tinyaot_depthwise_dsp_window(taps, c, w, stride, pixels, 1, acc);
+}
+
+typedef void (*tinyaot_depthwise_dsp_group_fn)(const int8_t *const *taps, int32_t c, const int8_t *w, int32_t acc[8]);
+
+/* The group loop for each stride and pixel count: a function each, its constants in it. */
+#define TINYAOT_DEPTHWISE_DSP_GROUP(stride, pixels)                                                              \
+    static TINYAOT_NOINLINE void tinyaot_depthwise_dsp_group_##stride##_##pixels(                               \
+        const int8_t *const *taps, int32_t c, const int8_t *w, int32_t acc[8])                                  \
+    {                                                                                                            \
+        tinyaot_depthwise_dsp_group(taps, c, w, stride, pixels, acc);                                            \
+    }
+TINYAOT_DEPTHWISE_DSP_GROUP(1, 1)
+TINYAOT_DEPTHWISE_DSP_GROUP(1, 2)
+TINYAOT_DEPTHWISE_DSP_GROUP(2, 1)
+TINYAOT_DEPTHWISE_DSP_GROUP(2, 2)
 
 /*
  * Output pixel ox of row oy and, with pixels 2, pixel ox + 1: every channel, four at a
- * time, the first pixel's outputs written after its group's taps are read, the second's
- * (waiting in a buffer) after the last group's. in_image: the image's input; zp: the
- * input zero point for every channel.
+ * time, the first pixel's four outputs written after the group's taps are read, the
+ * second's (waiting in a buffer) after the last group's. in_image: the image's input;
+ * zp: the input zero point for every channel.
  */
 static TINYAOT_NOINLINE void tinyaot_depthwise_dsp_pixels(const struct tinyaot_depthwise_conv2d_params *p,
                                                           const struct tinyaot_channel_requant *r, int32_t folds,
@@ -96,6 +111,9 @@ static TINYAOT_NOINLINE void tinyaot_depthwise_dsp_pixels(const struct tinyaot_d
     const struct tinyaot_channel_requant rq = *r;
     const int32_t channels = p->input_ch, stride = p->stride_w, cols = stride + 3;
     const int32_t y0 = oy * p->stride_h - p->pad_h, x0 = ox * stride - p->pad_w;
+    const tinyaot_depthwise_dsp_group_fn group =
+        stride == 1 ? (pixels == 2 ? tinyaot_depthwise_dsp_group_1_2 : tinyaot_depthwise_dsp_group_1_1)
+                    : (pixels == 2 ? tinyaot_depthwise_dsp_group_2_2 : tinyaot_depthwise_dsp_group_2_1);
     const int8_t *taps[15];
     int8_t second[TINYAOT_PAIR_MAX_CH];
     int32_t y, k, c;
@@ -111,19 +129,31 @@ static TINYAOT_NOINLINE void tinyaot_depthwise_dsp_pixels(const struct tinyaot_d
         for (k = 0; k < 4; k++) {
             acc[k] = acc[4 + k] = k < n ? bias[c + k] : 0;
         }
-        /* a loop each: stride and n constants in them */
-        if (stride == 1 && n == 4) {
-            tinyaot_depthwise_dsp_sums(taps, c, filter + 9 * c, 1, 4, acc);
-        } else if (n == 4) {
-            tinyaot_depthwise_dsp_sums(taps, c, filter + 9 * c, 2, 4, acc);
+        if (n == 4) {
+            group(taps, c, filter + 9 * c, acc);
         } else {
-            tinyaot_depthwise_dsp_sums(taps, c, filter + 9 * c, stride, n, acc);
+            /* The last group's n channels of each tap, zero-padded to a word (their weights are 0). */
+            int8_t tail[15][4];
+            const int8_t *tail_taps[15];
+            for (k = 0; k < 3 * cols; k++) {
+                memset(tail[k], 0, 4);
+                memcpy(tail[k], taps[k] + c, (size_t)n);
+                tail_taps[k] = tail[k];
+            }
+            group(tail_taps, 0, filter + 9 * c, acc);
         }
-        for (k = 0; k < n; k++) {
-            if (folds) {
+        /* a loop each: the tests out of the channel loop */
+        if (pixels == 2 && folds) {
+            for (k = 0; k < n; k++) {
                 tinyaot_channel_requantize2_folded_s8(&rq, c + k, acc[k], acc[4 + k], &output[c + k], &second[c + k]);
-            } else {
+            }
+        } else if (pixels == 2) {
+            for (k = 0; k < n; k++) {
                 tinyaot_channel_requantize2_s8(&rq, c + k, acc[k], acc[4 + k], &output[c + k], &second[c + k]);
+            }
+        } else {
+            for (k = 0; k < n; k++) {
+                output[c + k] = tinyaot_channel_requantize_s8(&rq, c + k, acc[k]);
             }
         }
     }
@@ -148,7 +178,7 @@ static void tinyaot_depthwise_conv2d_s8_dsp(const struct tinyaot_depthwise_conv2
     const struct tinyaot_channel_requant r = tinyaot_channel_requant_of(multiplier, shift, p->per_channel,
                                                                         p->output_offset, p->act_min, p->act_max);
     const int32_t folds = tinyaot_channel_requant_folds(&r, channels);
-    int8_t zp[TINYAOT_PAIR_MAX_CH + 3];  /* + 3: a last group's word load */
+    int8_t zp[TINYAOT_PAIR_MAX_CH];
     int32_t b, oy, ox;
     memset(zp, -p->input_offset, sizeof zp);
     for (b = 0; b < p->batches; b++) {
