@@ -10,9 +10,10 @@ import numpy as np
 
 from test_depthwise_borders import CASES, _model
 from test_depthwise_mult import _kernels, check_all_sanitized
+from test_overlap_kernels import _run_family, check_cases
 from tinyaot.compiler import Options, compile_model
 from tinyaot.modelbuilder import ModelBuilder
-from tinyaot.ops.conv import PADDING_VALID
+from tinyaot.ops.conv import PADDING_SAME, PADDING_VALID, out_size
 from tinyaot.ops.depthwise_dsp import filter_groups
 from tinyaot.testing.models_conv import depthwise
 
@@ -49,3 +50,28 @@ def test_matches_tflm_under_sanitizers(tmp_path):
     models = {case: _model(case) for case in TAKEN}
     models["strided_valid"] = _strided_valid()
     check_all_sanitized(tmp_path, models, cpu="cortex-m4")
+
+
+def _dsp_window_model(rng, family):
+    """A random layer the DSP kernel takes: 3x3, multiplier 1, stride_w 1 or 2, 1-9 channels."""
+    b, h, w, c = (int(rng.integers(1, 3)), *(int(v) for v in rng.integers(1, 8, 2)), int(rng.integers(1, 10)))
+    stride = tuple(int(v) for v in rng.integers(1, 3, 2))
+    padding = int(rng.choice([PADDING_SAME, PADDING_VALID]))
+    out = [out_size(padding, (h, w)[i], 3, stride[i], 1) for i in range(2)]
+    if min(out) < 1:
+        return _dsp_window_model(rng, family)
+    mb = ModelBuilder()
+    q = (float(rng.uniform(0.01, 0.1)), int(rng.integers(-20, 20)))
+    x = mb.input("x", "int8", [b, h, w, c], scale=q[0], zero_point=q[1])
+    y, _ = depthwise(mb, rng, x, q, [b, *out, c], (3, 3), padding=padding, stride=stride,
+                     out_zp=int(rng.integers(-10, 10)))
+    mb.output(y)
+    return mb.build()
+
+
+def test_output_overlapping_the_input_as_declared_changes_nothing(tmp_path):
+    """overlap.depthwise holds for the DSP kernel's order too (ops/overlap.py; the proof of
+    tests/host/test_overlap_kernels.py on the code generated for the M4)."""
+    cases = _run_family("depthwise", None, tmp_path, build=_dsp_window_model,
+                        options=lambda name: Options(name, cpu="cortex-m4"))
+    check_cases("depthwise", cases, None)
