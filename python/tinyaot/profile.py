@@ -48,7 +48,9 @@ def profile_model(path, name, board, kernels="portable", seed=0, serial_port=Non
         inputs_in_arena = True  # less RAM: the inputs inside the arena, as bench does
         fw = harness.build_firmware(board, model=path, name=name, kernels=kernels, profile=True,
                                     inputs_in_arena=True)
-    model = compile_model(path, Options(name, inputs_in_arena=inputs_in_arena, kernels=kernels))
+    plan = fw.model_json()
+    cpu = {"cpu": plan["cpu"]} if plan.get("cpu") else {}  # the core, where the firmware's code depends on it
+    model = compile_model(path, Options(name, inputs_in_arena=inputs_in_arena, kernels=kernels, **cpu))
     with harness.open_device(fw, serial_port=serial_port, flash_command=flash_command, run_timeout=300) as dev:
         mismatches, figures = dev.compare_with_tflm(path, calls=1, seed=seed)
         prof = dev.profile()
