@@ -97,68 +97,76 @@ TINYAOT_DEPTHWISE_DSP_GROUP(2, 1)
 TINYAOT_DEPTHWISE_DSP_GROUP(2, 2)
 
 /*
- * Output pixel ox of row oy and, with pixels 2, pixel ox + 1: every channel, four at a
- * time, the first pixel's four outputs written after the group's taps are read, the
- * second's (waiting in a buffer) after the last group's. in_image: the image's input;
- * zp: the input zero point for every channel.
+ * Output row oy, two pixels at a time (the last of an odd row alone): every channel, four
+ * at a time, the first pixel's four outputs written after the group's taps are read, the
+ * second's (waiting in a buffer) after the last group's. in_image: the image's input; zp:
+ * the input zero point for every channel. A row per call: the set-up once, not per pair.
  */
-static TINYAOT_NOINLINE void tinyaot_depthwise_dsp_pixels(const struct tinyaot_depthwise_conv2d_params *p,
-                                                          const struct tinyaot_channel_requant *r, int32_t folds,
-                                                          const int8_t *in_image, const int8_t *zp,
-                                                          const int8_t *filter, const int32_t *bias, int32_t oy,
-                                                          int32_t ox, int32_t pixels, int8_t *output)
+static TINYAOT_NOINLINE void tinyaot_depthwise_dsp_output_row(const struct tinyaot_depthwise_conv2d_params *p,
+                                                              const struct tinyaot_channel_requant *r, int32_t folds,
+                                                              const int8_t *in_image, const int8_t *zp,
+                                                              const int8_t *filter, const int32_t *bias, int32_t oy,
+                                                              int8_t *output)
 {
+    /* Copies: the int8_t output stores may alias anything, *p and *r too. */
     const struct tinyaot_channel_requant rq = *r;
     const int32_t channels = p->input_ch, stride = p->stride_w, cols = stride + 3;
-    const int32_t y0 = oy * p->stride_h - p->pad_h, x0 = ox * stride - p->pad_w;
-    const tinyaot_depthwise_dsp_group_fn group =
-        stride == 1 ? (pixels == 2 ? tinyaot_depthwise_dsp_group_1_2 : tinyaot_depthwise_dsp_group_1_1)
-                    : (pixels == 2 ? tinyaot_depthwise_dsp_group_2_2 : tinyaot_depthwise_dsp_group_2_1);
+    const int32_t input_h = p->input_h, input_w = p->input_w, output_w = p->output_w, pad_w = p->pad_w;
+    const int32_t y0 = oy * p->stride_h - p->pad_h;
     const int8_t *taps[15];
     int8_t second[TINYAOT_PAIR_MAX_CH];
-    int32_t y, k, c;
-    for (y = 0; y < 3; y++) {
-        for (k = 0; k < cols; k++) {
-            const int inside = y0 + y >= 0 && y0 + y < p->input_h && x0 + k >= 0 && x0 + k < p->input_w;
-            taps[y * cols + k] = inside ? in_image + ((y0 + y) * p->input_w + x0 + k) * channels : zp;
-        }
-    }
-    for (c = 0; c < channels; c += 4) {
-        const int32_t n = channels - c < 4 ? channels - c : 4;
-        int32_t acc[8];
-        for (k = 0; k < 4; k++) {
-            acc[k] = acc[4 + k] = k < n ? bias[c + k] : 0;
-        }
-        if (n == 4) {
-            group(taps, c, filter + 9 * c, acc);
-        } else {
-            /* The last group's n channels of each tap, zero-padded to a word (their weights are 0). */
-            int8_t tail[15][4];
-            const int8_t *tail_taps[15];
-            for (k = 0; k < 3 * cols; k++) {
-                memset(tail[k], 0, 4);
-                memcpy(tail[k], taps[k] + c, (size_t)n);
-                tail_taps[k] = tail[k];
-            }
-            group(tail_taps, 0, filter + 9 * c, acc);
-        }
-        /* a loop each: the tests out of the channel loop */
-        if (pixels == 2 && folds) {
-            for (k = 0; k < n; k++) {
-                tinyaot_channel_requantize2_folded_s8(&rq, c + k, acc[k], acc[4 + k], &output[c + k], &second[c + k]);
-            }
-        } else if (pixels == 2) {
-            for (k = 0; k < n; k++) {
-                tinyaot_channel_requantize2_s8(&rq, c + k, acc[k], acc[4 + k], &output[c + k], &second[c + k]);
-            }
-        } else {
-            for (k = 0; k < n; k++) {
-                output[c + k] = tinyaot_channel_requantize_s8(&rq, c + k, acc[k]);
+    int32_t ox, y, k, c;
+    for (ox = 0; ox < output_w; ox += 2) {
+        const int32_t pixels = ox + 1 < output_w ? 2 : 1, x0 = ox * stride - pad_w;
+        const tinyaot_depthwise_dsp_group_fn group =
+            stride == 1 ? (pixels == 2 ? tinyaot_depthwise_dsp_group_1_2 : tinyaot_depthwise_dsp_group_1_1)
+                        : (pixels == 2 ? tinyaot_depthwise_dsp_group_2_2 : tinyaot_depthwise_dsp_group_2_1);
+        for (y = 0; y < 3; y++) {
+            const int row_inside = y0 + y >= 0 && y0 + y < input_h;
+            int32_t at = ((y0 + y) * input_w + x0) * channels;  /* an offset: outside, no pointer is formed */
+            for (k = 0; k < cols; k++, at += channels) {
+                taps[y * cols + k] = row_inside && x0 + k >= 0 && x0 + k < input_w ? in_image + at : zp;
             }
         }
-    }
-    if (pixels == 2) {
-        memcpy(output + channels, second, (size_t)channels);
+        for (c = 0; c < channels; c += 4) {
+            const int32_t n = channels - c < 4 ? channels - c : 4;
+            int32_t acc[8];
+            for (k = 0; k < 4; k++) {
+                acc[k] = acc[4 + k] = k < n ? bias[c + k] : 0;
+            }
+            if (n == 4) {
+                group(taps, c, filter + 9 * c, acc);
+            } else {
+                /* The last group's n channels of each tap, zero-padded to a word (their weights are 0). */
+                int8_t tail[15][4];
+                const int8_t *tail_taps[15];
+                for (k = 0; k < 3 * cols; k++) {
+                    memset(tail[k], 0, 4);
+                    memcpy(tail[k], taps[k] + c, (size_t)n);
+                    tail_taps[k] = tail[k];
+                }
+                group(tail_taps, 0, filter + 9 * c, acc);
+            }
+            /* a loop each: the tests out of the channel loop */
+            if (pixels == 2 && folds) {
+                for (k = 0; k < n; k++) {
+                    tinyaot_channel_requantize2_folded_s8(&rq, c + k, acc[k], acc[4 + k], &output[c + k],
+                                                          &second[c + k]);
+                }
+            } else if (pixels == 2) {
+                for (k = 0; k < n; k++) {
+                    tinyaot_channel_requantize2_s8(&rq, c + k, acc[k], acc[4 + k], &output[c + k], &second[c + k]);
+                }
+            } else {
+                for (k = 0; k < n; k++) {
+                    output[c + k] = tinyaot_channel_requantize_s8(&rq, c + k, acc[k]);
+                }
+            }
+        }
+        if (pixels == 2) {
+            memcpy(output + channels, second, (size_t)channels);
+        }
+        output += pixels * channels;
     }
 }
 
@@ -179,16 +187,13 @@ static void tinyaot_depthwise_conv2d_s8_dsp(const struct tinyaot_depthwise_conv2
                                                                         p->output_offset, p->act_min, p->act_max);
     const int32_t folds = tinyaot_channel_requant_folds(&r, channels);
     int8_t zp[TINYAOT_PAIR_MAX_CH];
-    int32_t b, oy, ox;
+    int32_t b, oy;
     memset(zp, -p->input_offset, sizeof zp);
     for (b = 0; b < p->batches; b++) {
         const int8_t *in_image = input + b * p->input_h * p->input_w * channels;
         for (oy = 0; oy < p->output_h; oy++) {
-            for (ox = 0; ox < p->output_w; ox += 2) {
-                const int32_t pixels = ox + 1 < p->output_w ? 2 : 1;
-                tinyaot_depthwise_dsp_pixels(p, &r, folds, in_image, zp, filter, bias, oy, ox, pixels, output);
-                output += pixels * channels;
-            }
+            tinyaot_depthwise_dsp_output_row(p, &r, folds, in_image, zp, filter, bias, oy, output);
+            output += p->output_w * channels;
         }
     }
 }
