@@ -249,13 +249,16 @@ def lower_conv(ctx):
     if in_ch == 1 and depthwise_mult_fits(weights):
         return _conv_one_channel_call(ctx, inp, weights, bias, out)
     # The pairs' loop for this distance between a pair's inputs (tinyaot_conv2d_s8.h), the
-    # general one for distances below 4.
+    # general one for distances below 4; on DSP cores the loop of that level (kernels/dsp/).
     pixel_step = ctx.op.options.get("stride_w", 1) * in_ch
-    pair4, instances = (pixel_step, [f"TINYAOT_CONV2D_PAIR4_STEP({pixel_step})"]) if pixel_step >= 4 else ("any", [])
+    level = "_DSP" if ctx.arch == "dsp" else ""
+    pair4, instances = ((pixel_step, [f"TINYAOT_CONV2D_PAIR4{level}_STEP({pixel_step})"]) if pixel_step >= 4
+                        else ("any", []))
     return _conv_call(ctx, "tinyaot_conv2d_s8", "struct tinyaot_conv2d_params", inp, weights, bias, out, {
         "filter_ch": filter_ch, "groups": groups, "filters_per_group": out_ch // groups, "output_ch": out_ch,
-        "pair4": f"TINYAOT_CONV2D_PAIR4({pair4})",
-    }, fold_axis=0, plain_too=True, instances=instances)
+        "pair4": f"TINYAOT_CONV2D_PAIR4{level}({pair4})",
+    }, fold_axis=0, plain_too=True, instances=instances,
+        header="tinyaot_conv2d_s8_dsp.h" if level else None)
 
 
 def lower_depthwise(ctx):
