@@ -7,6 +7,7 @@ per-tensor and per-channel weights, requantization that does not fold) and a str
 and VALID layer; every other case keeps the portable kernel."""
 
 import numpy as np
+import pytest
 
 from test_depthwise_borders import CASES, _model
 from test_depthwise_mult import _kernels, check_all_sanitized
@@ -69,9 +70,11 @@ def _dsp_window_model(rng, family):
     return mb.build()
 
 
-def test_output_overlapping_the_input_as_declared_changes_nothing(tmp_path):
+@pytest.mark.parametrize("cflags", [[], ["-DTINYAOT_PIXEL_PAIRS=0"]], ids=["pairs", "single-pixels"])
+def test_output_overlapping_the_input_as_declared_changes_nothing(cflags, tmp_path):
     """overlap.depthwise holds for the DSP kernel's order too (ops/overlap.py; the proof of
-    tests/host/test_overlap_kernels.py on the code generated for the M4)."""
+    tests/host/test_overlap_kernels.py on the code generated for the M4), with pixel pairs
+    and without (--optimize size): outputs equal to TFLM's at every declared distance."""
     cases = _run_family("depthwise", None, tmp_path, build=_dsp_window_model,
-                        options=lambda name: Options(name, cpu="cortex-m4"))
+                        options=lambda name: Options(name, cpu="cortex-m4"), cflags=cflags)
     check_cases("depthwise", cases, None)

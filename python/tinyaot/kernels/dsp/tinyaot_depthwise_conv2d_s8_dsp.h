@@ -97,7 +97,8 @@ TINYAOT_DEPTHWISE_DSP_GROUP(2, 1)
 TINYAOT_DEPTHWISE_DSP_GROUP(2, 2)
 
 /*
- * Output row oy, two pixels at a time (the last of an odd row alone): every channel, four
+ * Output row oy, two pixels at a time (the last of an odd row alone; one at a time without
+ * TINYAOT_PIXEL_PAIRS): every channel, four
  * at a time, the first pixel's four outputs written after the group's taps are read, the
  * second's (waiting in a buffer) after the last group's. in_image: the image's input; zp:
  * the input zero point for every channel. A row per call: the set-up once, not per pair.
@@ -116,8 +117,9 @@ static TINYAOT_NOINLINE void tinyaot_depthwise_dsp_output_row(const struct tinya
     const int8_t *taps[15];
     int8_t second[TINYAOT_PAIR_MAX_CH];
     int32_t ox, y, k, c;
-    for (ox = 0; ox < output_w; ox += 2) {
-        const int32_t pixels = ox + 1 < output_w ? 2 : 1, x0 = ox * stride - pad_w;
+    for (ox = 0; ox < output_w; ox += TINYAOT_PIXEL_PAIRS ? 2 : 1) {
+        /* TINYAOT_PIXEL_PAIRS 0 (--optimize size): one pixel at a time, the pairs' loops dropped */
+        const int32_t pixels = TINYAOT_PIXEL_PAIRS && ox + 1 < output_w ? 2 : 1, x0 = ox * stride - pad_w;
         const tinyaot_depthwise_dsp_group_fn group =
             stride == 1 ? (pixels == 2 ? tinyaot_depthwise_dsp_group_1_2 : tinyaot_depthwise_dsp_group_1_1)
                         : (pixels == 2 ? tinyaot_depthwise_dsp_group_2_2 : tinyaot_depthwise_dsp_group_2_1);
