@@ -11,11 +11,13 @@ import pytest
 
 from test_depthwise_borders import CASES, _model
 from test_depthwise_mult import _kernels, check_all_sanitized
+from test_models_host import check_against_tflm
 from test_overlap_kernels import _run_family, check_cases
 from tinyaot.compiler import Options, compile_model
 from tinyaot.modelbuilder import ModelBuilder
 from tinyaot.ops.conv import PADDING_SAME, PADDING_VALID, out_size
 from tinyaot.ops.depthwise_dsp import filter_groups
+from tinyaot.testing import catalog
 from tinyaot.testing.models_conv import depthwise
 
 TAKEN = [c for c, (_, filt, opts, _, mult) in enumerate(CASES)
@@ -78,3 +80,10 @@ def test_output_overlapping_the_input_as_declared_changes_nothing(cflags, tmp_pa
     cases = _run_family("depthwise", None, tmp_path, build=_dsp_window_model,
                         options=lambda name: Options(name, cpu="cortex-m4"), cflags=cflags)
     check_cases("depthwise", cases, None)
+
+
+@pytest.mark.parametrize("name", ["ds_cnn_kws", "mini_mobilenet"])
+def test_whole_models_match_tflm(name, tmp_path):
+    """The models the kernels are for, generated for the M4 (DSP depthwise and CONV_2D loops
+    next to the portable kernels), bit-exact with TFLM on the host."""
+    check_against_tflm(catalog.build(name, tmp_path), name, tmp_path / "out", calls=2, cpu="cortex-m4")
