@@ -144,19 +144,18 @@ static TINYAOT_ALWAYS_INLINE void tinyaot_conv2d_pair4_sums(const int8_t *in, in
  * in registers and spills three sums (24 instructions). NULL on cores without pixel pairs.
  */
 #if TINYAOT_PIXEL_PAIRS
-#define TINYAOT_CONV2D_PAIR4_STEP(step)                                                                         \
-    static TINYAOT_NOINLINE void tinyaot_conv2d_pair4_##step(const int8_t *in, const int8_t *w, int32_t rows, \
-                                                             const struct tinyaot_conv2d_walk *k,           \
-                                                             int32_t acc[8])                                 \
-    {                                                                                                        \
-        tinyaot_conv2d_pair4_sums(in, step, w, rows, k, 0, acc);                                             \
+/* The pair loop `name` from `sums` (tinyaot_conv2d_pair4_sums or a SIMD level's) for pairs
+   `step` bytes apart, over whole windows (offset 0). */
+#define TINYAOT_CONV2D_PAIR4_DEFINE(name, sums, step)                                                          \
+    static TINYAOT_NOINLINE void name(const int8_t *in, const int8_t *w, int32_t rows,                         \
+                                      const struct tinyaot_conv2d_walk *k, int32_t acc[8])                     \
+    {                                                                                                          \
+        sums(in, step, w, rows, k, 0, acc);                                                                    \
     }
+#define TINYAOT_CONV2D_PAIR4_STEP(step) \
+    TINYAOT_CONV2D_PAIR4_DEFINE(tinyaot_conv2d_pair4_##step, tinyaot_conv2d_pair4_sums, step)
 #define TINYAOT_CONV2D_PAIR4(step) tinyaot_conv2d_pair4_##step
-static TINYAOT_NOINLINE void tinyaot_conv2d_pair4_any(const int8_t *in, const int8_t *w, int32_t rows,
-                                                      const struct tinyaot_conv2d_walk *k, int32_t acc[8])
-{
-    tinyaot_conv2d_pair4_sums(in, k->pixel_step, w, rows, k, 0, acc);
-}
+TINYAOT_CONV2D_PAIR4_DEFINE(tinyaot_conv2d_pair4_any, tinyaot_conv2d_pair4_sums, k->pixel_step)
 #else
 #define TINYAOT_CONV2D_PAIR4_STEP(step)
 #define TINYAOT_CONV2D_PAIR4(step) NULL

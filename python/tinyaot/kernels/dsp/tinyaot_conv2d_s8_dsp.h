@@ -12,14 +12,15 @@
 #include "tinyaot_acle.h"
 #include "tinyaot_conv2d_s8.h"
 
-/* tinyaot_conv2d_pair4_sums over whole windows (the input offset folded into the bias). */
+/* tinyaot_conv2d_pair4_sums over whole windows (the input offset folded into the bias: offset 0). */
 static TINYAOT_ALWAYS_INLINE void tinyaot_conv2d_pair4_sums_dsp(const int8_t *in, int32_t pixel_step, const int8_t *w,
                                                                 int32_t rows, const struct tinyaot_conv2d_walk *k,
-                                                                int32_t acc[8])
+                                                                int32_t offset, int32_t acc[8])
 {
     int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
     int32_t b0 = acc[4], b1 = acc[5], b2 = acc[6], b3 = acc[7];
     int32_t fy, fx;
+    (void)offset;
     for (fy = rows; fy > 0; fy--) {
         const int8_t *in_tap = in;
         for (fx = k->cols; fx > 0; fx--) {
@@ -52,19 +53,10 @@ static TINYAOT_ALWAYS_INLINE void tinyaot_conv2d_pair4_sums_dsp(const int8_t *in
 
 /* As TINYAOT_CONV2D_PAIR4_STEP / TINYAOT_CONV2D_PAIR4 (tinyaot_conv2d_s8.h), the loops of this level. */
 #if TINYAOT_PIXEL_PAIRS
-#define TINYAOT_CONV2D_PAIR4_DSP_STEP(step)                                                                     \
-    static TINYAOT_NOINLINE void tinyaot_conv2d_pair4_dsp_##step(const int8_t *in, const int8_t *w, int32_t rows, \
-                                                                 const struct tinyaot_conv2d_walk *k,           \
-                                                                 int32_t acc[8])                                 \
-    {                                                                                                            \
-        tinyaot_conv2d_pair4_sums_dsp(in, step, w, rows, k, acc);                                                \
-    }
+#define TINYAOT_CONV2D_PAIR4_DSP_STEP(step) \
+    TINYAOT_CONV2D_PAIR4_DEFINE(tinyaot_conv2d_pair4_dsp_##step, tinyaot_conv2d_pair4_sums_dsp, step)
 #define TINYAOT_CONV2D_PAIR4_DSP(step) tinyaot_conv2d_pair4_dsp_##step
-static TINYAOT_NOINLINE void tinyaot_conv2d_pair4_dsp_any(const int8_t *in, const int8_t *w, int32_t rows,
-                                                          const struct tinyaot_conv2d_walk *k, int32_t acc[8])
-{
-    tinyaot_conv2d_pair4_sums_dsp(in, k->pixel_step, w, rows, k, acc);
-}
+TINYAOT_CONV2D_PAIR4_DEFINE(tinyaot_conv2d_pair4_dsp_any, tinyaot_conv2d_pair4_sums_dsp, k->pixel_step)
 #else
 #define TINYAOT_CONV2D_PAIR4_DSP_STEP(step)
 #define TINYAOT_CONV2D_PAIR4_DSP(step) NULL
