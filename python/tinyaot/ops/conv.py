@@ -281,6 +281,8 @@ def lower_depthwise(ctx):
         return s16.depthwise(ctx, inp, weights, bias, out, window_geometry(ctx, inp, out, *weights.shape[1:3]),
                              multiplier)
     _check_bias(ctx, bias, out_ch)
+    if multiplier > 1 and ctx.arch == "dsp" and depthwise_dsp.mult_fits(inp, weights):
+        return _depthwise_mult_dsp_call(ctx, inp, weights, bias, out)
     if multiplier > 1 and depthwise_mult_fits(weights):
         return _conv_call(ctx, "tinyaot_depthwise_mult_s8", "struct tinyaot_depthwise_conv2d_params",
                           inp, weights, bias, out, {"depth_multiplier": multiplier}, fold_axis=3, plain_too=True)
@@ -328,8 +330,20 @@ def _conv_one_channel_call(ctx, inp, weights, bias, out):
     and declares that kernel's overlap (overlap.depthwise, by _conv_call)."""
     data = np.transpose(weights.data, (3, 1, 2, 0))
     as_depthwise = replace(weights, shape=data.shape, data=data, quant=replace(weights.quant, axis=3))
+    if ctx.arch == "dsp" and depthwise_dsp.mult_fits(inp, as_depthwise):
+        return _depthwise_mult_dsp_call(ctx, inp, as_depthwise, bias, out)
     return _conv_call(ctx, "tinyaot_depthwise_mult_s8", "struct tinyaot_depthwise_conv2d_params", inp, as_depthwise,
                       bias, out, {"depth_multiplier": out.shape[3]}, fold_axis=3, plain_too=True)
+
+
+def _depthwise_mult_dsp_call(ctx, inp, weights, bias, out):
+    """A one-channel input on cores with the DSP extension: tinyaot_depthwise_mult_s8_dsp, its
+    own filter layout, the input offset folded into the bias; the depthwise overlap (its
+    pixels' outputs are written after their whole window is read)."""
+    return _conv_call(ctx, "tinyaot_depthwise_mult_s8_dsp", "struct tinyaot_depthwise_conv2d_params", inp, weights,
+                      bias, out, {"depth_multiplier": out.shape[3], "packed_sums": 0}, fold_axis=3,
+                      filter_table=ParamArray("int8_t", depthwise_dsp.mult_filter(weights.data), True),
+                      header="tinyaot_depthwise_mult_s8_dsp.h")
 
 
 def depthwise_mult_filter(weights, multiplier):
