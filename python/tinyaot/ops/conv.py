@@ -11,7 +11,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from tinyaot.ops import depthwise_dsp, float32, overlap, s16
+from tinyaot.ops import conv_dsp, depthwise_dsp, float32, overlap, s16
 from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, TensorRef, optional_ref
 from tinyaot.quant import fold_input_offset, per_channel_multipliers, wrap_int32
 
@@ -248,6 +248,12 @@ def lower_conv(ctx):
         return _conv_1x1_call(ctx, inp, weights, bias, out)
     if in_ch == 1 and depthwise_mult_fits(weights):
         return _conv_one_channel_call(ctx, inp, weights, bias, out)
+    if ctx.arch == "dsp" and groups == 1 and conv_dsp.gather_fits(weights):
+        return _conv_call(ctx, "tinyaot_conv2d_gather_s8_dsp", "struct tinyaot_conv2d_params", inp, weights, bias,
+                          out, {"filter_ch": filter_ch, "groups": 1, "filters_per_group": out_ch, "output_ch": out_ch,
+                                "pair4": "NULL"}, fold_axis=0,
+                          filter_table=ParamArray("int8_t", conv_dsp.gather_filter(weights.data), True),
+                          header="tinyaot_conv2d_gather_s8_dsp.h")
     # The pairs' loop for this distance between a pair's inputs (tinyaot_conv2d_s8.h), the
     # general one for distances below 4; on DSP cores the loop of that level (kernels/dsp/).
     pixel_step = ctx.op.options.get("stride_w", 1) * in_ch
