@@ -11,9 +11,16 @@ def _padded(values):
     return -(-values // 4) * 4
 
 
+# Filters from which gathering a pixel pair's windows once pays: on mps2_an386 resnet8's first
+# layer (16 filters, 3x3x3) 4.03 instructions per multiply-accumulate (CMSIS-NN 4.77);
+# mobilenet_v1_025_96x96x3's (8 filters, 3x3x3) 4.47, where the pair loop takes 4.08.
+GATHER_MIN_FILTERS = 16
+
+
 def gather_fits(weights):
-    """A window of up to GATHER_DEPTH values (filter_h * filter_w * channels, rounded up to 4)."""
-    return _padded(int(np.prod(weights.shape[1:]))) <= GATHER_DEPTH
+    """At least GATHER_MIN_FILTERS filters and a window of up to GATHER_DEPTH values
+    (filter_h * filter_w * channels, rounded up to 4)."""
+    return weights.shape[0] >= GATHER_MIN_FILTERS and _padded(int(np.prod(weights.shape[1:]))) <= GATHER_DEPTH
 
 
 def gather_filter(weights):
