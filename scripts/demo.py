@@ -18,8 +18,9 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "python"))
 
-from tinyaot import bench, harness  # noqa: E402
-from tinyaot.oracle import random_inputs, tflm_interpreter  # noqa: E402
+from tinyaot import harness  # noqa: E402
+from tinyaot.measure import bench  # noqa: E402
+from tinyaot.host.oracle import random_inputs, tflm_interpreter  # noqa: E402
 
 MODEL = ROOT / "samples" / "hello_world" / "hello_world.tflite"
 

@@ -64,10 +64,10 @@ def main(argv=None):
 
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["bench"]:  # bench has its own parser; hand it every argument as given
-        from tinyaot import bench
+        from tinyaot.measure import bench
         return bench.main(argv[1:])
     if argv[:1] == ["profile"]:
-        from tinyaot import profile
+        from tinyaot.measure import profile
         return profile.main(argv[1:])
     args = parser.parse_args(argv)
     from tinyaot import requirements
@@ -188,7 +188,7 @@ def cmd_run(args):
 
     from tinyaot.codegen.emit import emit
     from tinyaot.compiler import compile_model
-    from tinyaot.host import HostModel
+    from tinyaot.host.model import HostModel
     model = compile_model(args.model, _options(args))
     with tempfile.TemporaryDirectory() as out:
         emit(model, out)

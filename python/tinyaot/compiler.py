@@ -7,7 +7,7 @@ from collections import Counter
 from typing import NamedTuple
 
 from tinyaot.backends import CPU_ARCH, KERNEL_BACKENDS, cmsis_nn
-from tinyaot.errors import TinyAotError, UnsupportedError
+from tinyaot.errors import InvalidTensorError, TinyAotError, UnsupportedError
 from tinyaot.frontend.tflite_reader import read_tflite
 from tinyaot.ops import LOWERINGS, VIEW_OPS
 from tinyaot.ops.band_fc import lower_band_fc
@@ -24,6 +24,7 @@ from tinyaot.planner.verify import verify_plan
 
 WEIGHTS_MODES = ("linked", "blob")
 CMSIS_NN_1X1 = ("auto", "wrapper", "im2col")
+SUPPORTED_OPERATORS = frozenset(LOWERINGS) | VIEW_OPS
 
 
 @dataclass
@@ -62,7 +63,7 @@ class CompiledModel:
 
 def compile_model(path, options):
     check_options(options)
-    graph = read_tflite(path)
+    graph = _read_graph(path)
     views = find_views(graph, options.inputs_in_arena)
     fusions = find_fusions(graph, views, options.alignment) if options.fusion else {}
     planned = _smaller_pointwise_plan(graph, views, options, fusions)
@@ -153,6 +154,18 @@ def check_options(options):
                            "Helium (MVE) cores are not)")
 
 
+def _read_graph(path):
+    """The model's graph. A tensor that only operators tinyaot lacks use (an LSTM's
+    intermediates, say) is not what stops the model: those operators are reported instead."""
+    try:
+        return read_tflite(path)
+    except InvalidTensorError as e:
+        if not e.users or any(e.op_types[k] in SUPPORTED_OPERATORS for k in e.users):
+            raise
+        gaps = [unsupported_operator(e.file, k, t) for k, t in enumerate(e.op_types) if t not in SUPPORTED_OPERATORS]
+        raise (gaps[0] if len(gaps) == 1 else gap_summary(e.file, len(e.op_types), gaps)) from None
+
+
 def lower_all(graph, views, options, fusions):
     """[(operator, calls, backend)] for every operator (see lower_operator). What tinyaot does not support is
     collected over the whole model and reported at once, so that one run shows
@@ -168,13 +181,18 @@ def lower_all(graph, views, options, fusions):
     if len(gaps) == 1:
         raise gaps[0]
     if gaps:
-        raise gap_summary(graph, gaps)
+        raise gap_summary(graph.source, len(graph.operators), gaps)
     if first_error:
         raise first_error
     return calls
 
 
-def gap_summary(graph, gaps):
+def unsupported_operator(source, op_index, op_type):
+    return UnsupportedError(f"operator is not supported (supported: {', '.join(sorted(SUPPORTED_OPERATORS))})",
+                            file=source, op_index=op_index, op_type=op_type)
+
+
+def gap_summary(source, op_count, gaps):
     """One line: each unsupported operator type and each unsupported dtype, with counts."""
     parts = []
     missing = Counter(e.op_type for e in gaps if e.dtype is None)
@@ -186,24 +204,22 @@ def gap_summary(graph, gaps):
         ops = Counter(e.op_type for e in at)
         parts.append(f"{dtype} tensors: {len(tensors)} (at " + ", ".join(f"{t} x{n}" for t, n in sorted(ops.items()))
                      + f", which take {'/'.join(sorted({d for e in at for d in e.supported}))})")
-    supported = ", ".join(sorted(set(LOWERINGS) | VIEW_OPS))
-    return TinyAotError(f"{len(gaps)} of {len(graph.operators)} operators are not supported: "
-                        f"{'; '.join(parts)} (supported operators: {supported})", file=graph.source)
+    return TinyAotError(f"{len(gaps)} of {op_count} operators are not supported: "
+                        f"{'; '.join(parts)} (supported operators: {', '.join(sorted(SUPPORTED_OPERATORS))})",
+                        file=source)
 
 
 def lower_operator(graph, views, op, options, fusions):
     """(kernel calls, (backend, reason it is not options.kernels or None))."""
     arch = CPU_ARCH[options.cpu]
-    ctx = LowerContext(graph, op, arch)
+    ctx = LowerContext(graph, op, arch=arch)
     if op.index in views.view_ops and op.type in VIEW_OPS:
         return [], ("view", None)
     if op.type in VIEW_OPS:
         return lower_copy(ctx), ("portable", None)
     lowering = LOWERINGS.get(op.type)
     if lowering is None:
-        supported = ", ".join(sorted(set(LOWERINGS) | VIEW_OPS))
-        raise UnsupportedError(f"operator is not supported (supported: {supported})", file=graph.source,
-                               op_index=op.index, op_type=op.type)
+        raise unsupported_operator(graph.source, op.index, op.type)
     try:
         calls = lowering(ctx)  # validates the operator, whichever backend runs it
         if op.index in views.view_ops:  # a concatenation whose producers write into its output
@@ -217,7 +233,8 @@ def lower_operator(graph, views, op, options, fusions):
         if op.index in fusions:
             f = fusions[op.index]
             producer = graph.operators[f.producer]
-            conv_calls, backend = _backend_calls(LowerContext(graph, producer, arch), LOWERINGS[producer.type], options)
+            conv_calls, backend = _backend_calls(LowerContext(graph, producer, arch=arch), LOWERINGS[producer.type],
+                                                 options)
             return lower_band_fc(graph, f, conv_calls, calls), (
                 backend[0], f"fused: computes operator {f.producer} ({producer.type}) in bands of "
                             f"{f.rows} output row{'s' if f.rows > 1 else ''}"
@@ -232,7 +249,7 @@ def lower_operator(graph, views, op, options, fusions):
 def _residual_calls(graph, f, ctx, calls, options):
     """(calls, backend) of a fused residual block's step (passes/fusion.py ResidualFusion)."""
     arch = CPU_ARCH[options.cpu]
-    lowered = [_backend_calls(LowerContext(graph, graph.operators[k], arch), LOWERINGS["CONV_2D"], options)
+    lowered = [_backend_calls(LowerContext(graph, graph.operators[k], arch=arch), LOWERINGS["CONV_2D"], options)
                for k in f.producers]
     add_calls, add_backend = _backend_calls(ctx, lambda _: calls, options)
     backends = [b for _, b in lowered] + [add_backend]

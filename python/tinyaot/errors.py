@@ -58,6 +58,21 @@ class UnsupportedError(TinyAotError):
         return {"dtype": self.dtype, "supported": self.supported, "dtype_tensors": self.dtype_tensors}
 
 
+class InvalidTensorError(TinyAotError):
+    """A tensor the model file describes wrongly (shape, dtype, quantization, data). `users`:
+    the operators that read, write or keep it as an intermediate; `op_types`: every
+    operator's type, so that a caller can report a missing operator before a tensor
+    only that operator uses (both empty where the operators could not be read)."""
+
+    def __init__(self, message, *, users=(), op_types=(), **where):
+        self.users = tuple(users)
+        self.op_types = tuple(op_types)
+        super().__init__(message, **where)
+
+    def _extra(self):
+        return {"users": self.users, "op_types": self.op_types}
+
+
 def printable(text, keep_newlines=True):
     """Text with control characters (as a model's names may hold) escaped; newlines kept
     in the few multi-line messages such as a C compiler's output."""

@@ -97,7 +97,11 @@ class Graph:
 def c_identifier(text, max_len=48):
     """Turns a tensor name into a C identifier fragment (lower case, [a-z0-9_])."""
     ident = re.sub(r"[^0-9a-zA-Z]+", "_", text).strip("_").lower()
-    ident = ident[-max_len:].lstrip("_") if len(ident) > max_len else ident
+    if len(ident) > max_len:
+        # The name's end (the most specific part), cut where a word starts, not inside one.
+        tail = ident[-max_len:]
+        ident = tail if ident[-max_len - 1] == "_" or "_" not in tail else tail.split("_", 1)[1]
+        ident = ident.lstrip("_")
     if ident and ident[0].isdigit():
         ident = "t" + ident
     return ident

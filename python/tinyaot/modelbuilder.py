@@ -85,12 +85,13 @@ class ModelBuilder:
         return self.tensor(name, dtype, data.shape, data=data, **quant)
 
     # ---- operators ----
-    def op(self, op_type, inputs, outputs, options_type=None, **options):
+    def op(self, op_type, inputs, outputs, options_type=None, intermediates=(), **options):
+        """An operator; `intermediates`: tensors it keeps between its own stages (an LSTM's gates)."""
         code = getattr(BuiltinOperator, op_type)
         if code not in self.opcodes:
             self.opcodes.append(code)
         self.operators.append(dict(opcode=self.opcodes.index(code), inputs=list(inputs), outputs=list(outputs),
-                                   options_type=options_type, options=options))
+                                   intermediates=list(intermediates), options_type=options_type, options=options))
 
     # ---- serialisation ----
     # Called with the builder before it serialises: a class-wide rewrite of every
@@ -231,10 +232,13 @@ class ModelBuilder:
         m = _module("Operator")
         inputs = self._int32s(b, op["inputs"])
         outputs = self._int32s(b, op["outputs"])
+        intermediates = self._int32s(b, op["intermediates"]) if op.get("intermediates") else None
         m.OperatorStart(b)
         m.OperatorAddOpcodeIndex(b, op["opcode"])
         m.OperatorAddInputs(b, inputs)
         m.OperatorAddOutputs(b, outputs)
+        if intermediates is not None:
+            m.OperatorAddIntermediates(b, intermediates)
         if options is not None:
             m.OperatorAddBuiltinOptionsType(b, getattr(BuiltinOptions, op["options_type"]))
             m.OperatorAddBuiltinOptions(b, options)

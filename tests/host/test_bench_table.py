@@ -2,7 +2,9 @@
 CMSIS-NN, results that are not figures (does not fit), and what a machine without
 TFLM's source tree is told (no builds here)."""
 
-from tinyaot import bench, harness
+from tinyaot import harness
+from tinyaot.harness.build import failure_reason
+from tinyaot.measure import bench
 
 
 def row(variant, flash, model_ram, stack, instructions, **extra):
@@ -75,5 +77,5 @@ def test_a_failed_link_shows_the_undefined_symbols_not_collect2s_last_line():
     log = ("[10/10] Linking CXX executable runner.elf\nFAILED: runner.elf\n"
            "conv.cc:(.text+0x2bc): undefined reference to `tflite::kConvInputTensor'\n"
            "collect2: error: ld returned 1 exit status\nninja: build stopped: subcommand failed.")
-    assert bench.failure_reason(log) == ("conv.cc:(.text+0x2bc): undefined reference to `tflite::kConvInputTensor'"
+    assert failure_reason(log) == ("conv.cc:(.text+0x2bc): undefined reference to `tflite::kConvInputTensor'"
                                          " | collect2: error: ld returned 1 exit status")

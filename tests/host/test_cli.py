@@ -7,7 +7,7 @@ import sys
 import numpy as np
 
 from conftest import ROOT
-from tinyaot.host import HostModel
+from tinyaot.host.model import HostModel
 from tinyaot.testing.cli import run_tinyaot
 
 

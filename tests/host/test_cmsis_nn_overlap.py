@@ -17,9 +17,9 @@ import numpy as np
 import pytest
 
 from test_overlap_kernels import CASES, _elementwise_model, _run_family, _window_model, check_cases
-from tinyaot import cmsis_nn_host
+from tinyaot.host import cmsis_nn as cmsis_nn_host
 from tinyaot.compiler import Options, compile_model
-from tinyaot.host import SANITIZE_FLAGS
+from tinyaot.host.model import SANITIZE_FLAGS
 from tinyaot.modelbuilder import ModelBuilder
 from tinyaot.ops.conv import PADDING_SAME, PADDING_VALID, out_size
 from tinyaot.testing.models_conv import conv, depthwise

@@ -11,7 +11,7 @@ import pytest
 from conftest import ROOT, SHARED_MODEL_NAMES, SHARED_MODELS
 from tinyaot.codegen.emit import emit
 from tinyaot.compiler import Options, compile_model
-from tinyaot.host import WARNING_FLAGS
+from tinyaot.host.model import WARNING_FLAGS
 from tinyaot.testing import catalog
 
 
@@ -145,7 +145,7 @@ def test_any_tensor_name_gives_valid_c(tmp_path):
     """Names are data: quotes, backslashes, newlines, NUL, comment ends and trigraphs."""
     import numpy as np
 
-    from tinyaot.host import HostModel
+    from tinyaot.host.model import HostModel
     from tinyaot.modelbuilder import ModelBuilder
     nasty = 'in "x"\\ */ ??/\n\x00é'
     mb = ModelBuilder()
@@ -204,8 +204,8 @@ DAMAGED_RUN_SCRIPT = """
 import sys
 import numpy as np
 sys.path.insert(0, {python!r})
-from tinyaot.host import HostModel
-from tinyaot.oracle import random_inputs
+from tinyaot.host.model import HostModel
+from tinyaot.host.oracle import random_inputs
 for out in sys.argv[1:]:
     with HostModel(out, "d", sanitize=True) as host:
         for i, x in enumerate(random_inputs(host.inputs, np.random.default_rng(0))):
@@ -214,3 +214,30 @@ for out in sys.argv[1:]:
         host.run()
     print("RUN-OK")
 """
+
+
+def test_tables_are_named_by_layer_and_kernel_parameter_and_long_names_cut_at_words(tmp_path):
+    """What `nm` and rom_report show: a re-laid-out filter and the per-channel tables carry the
+    step and the kernel parameter they are passed as; a long tensor name keeps its last whole
+    words (48 characters at most)."""
+    import re
+
+    import numpy as np
+
+    from tinyaot.modelbuilder import ModelBuilder
+    mb = ModelBuilder()
+    x = mb.input("x", "int8", [1, 2, 2, 8], scale=0.1, zero_point=0)
+    w = mb.const("model/depthwise_conv2d_1/BiasAdd/ReadVariableOp/resource;model/conv2d_1/kernel",
+                 np.ones((4, 1, 1, 8), np.int8), scale=[0.01, 0.02, 0.03, 0.04], zero_point=[0] * 4)
+    b = mb.const("b", np.arange(4, dtype=np.int32), scale=[0.001, 0.002, 0.003, 0.004], zero_point=[0] * 4)
+    y = mb.output(mb.tensor("y", "int8", [1, 2, 2, 4], scale=0.2, zero_point=1))
+    mb.op("CONV_2D", [x, w, b], [y], "Conv2DOptions", padding=1, stride_w=1, stride_h=1)  # 1: VALID
+    path = tmp_path / "kws.tflite"
+    path.write_bytes(mb.build())
+    source = (generate(path, "kws", tmp_path / "kws") / "kws.c").read_text()
+    tables = re.findall(r"static const \w+ (tinyaot_kws_op0_\w+)\[", source)
+    assert sorted(tables) == ["tinyaot_kws_op0_bias", "tinyaot_kws_op0_filter", "tinyaot_kws_op0_multiplier",
+                              "tinyaot_kws_op0_shift"]
+    from tinyaot.ir import c_identifier
+    assert c_identifier("model/depthwise_conv2d_1/BiasAdd/ReadVariableOp/resource;model/conv2d_1/kernel") == \
+        "readvariableop_resource_model_conv2d_1_kernel"

@@ -84,8 +84,8 @@ print("SANITIZED-OK")
 
 
 def check_all_sanitized(tmp_path, models, cpu="cortex-m3"):
-    """check_against_tflm under ASan/UBSan for each {case: model bytes}, in one child that preloads them;
-    the code generated for `cpu`."""
+    """check_against_tflm under ASan/UBSan for each {case: model bytes}, compiled for `cpu`, in one
+    child that preloads them."""
     paths = []
     for case, model in models.items():
         (tmp_path / str(case)).mkdir()

@@ -5,10 +5,16 @@ models of tinyaot_acle.h)."""
 import shutil
 import subprocess
 
+import numpy as np
 import pytest
 
+from test_depthwise_mult import check_all_sanitized
 from tinyaot.codegen.emit import emit
 from tinyaot.compiler import Options, compile_model
+from tinyaot.modelbuilder import ModelBuilder
+from tinyaot.testing import catalog
+from tinyaot.testing.models_basic import fc
+from tinyaot.testing.models_conv import RELU, conv
 
 ARM_GCC = shutil.which("arm-none-eabi-gcc")
 
@@ -32,3 +38,78 @@ def test_dsp_cpu_code_refuses_cores_without_dsp(own_model, tmp_path):
 def test_scalar_cpu_code_has_no_guard(own_model, tmp_path):
     emit(compile_model(own_model("conv_1x1_depths"), Options("m")), tmp_path)
     assert "__ARM_FEATURE_DSP" not in (tmp_path / "m.c").read_text()
+
+
+def _pointwise_model():
+    """1x1 convolutions through tinyaot_conv2d_1x1_s8_dsp's corners: 15 pixels an image (3
+    after the quads), 6 (2 after); depths 6, 9 and 13 (2, 1 and 3 input channels after the
+    groups of four); stride 2; a batch of two; per-tensor and per-channel weights, RELU, an
+    output zero point at -128. Last, a one-pixel image (stride 2x3), which stays on the
+    portable kernel."""
+    rng = np.random.default_rng(22)
+    mb = ModelBuilder()
+    q = (0.05, -7)
+    x = mb.input("x", "int8", [2, 3, 5, 6], scale=q[0], zero_point=q[1])
+    h, q = conv(mb, rng, x, q, [2, 3, 5, 9], (1, 1), act=RELU, out_zp=-128, spread=60)
+    h, q = conv(mb, rng, h, q, [2, 3, 5, 13], (1, 1), per_channel=False, out_zp=5)
+    h, q = conv(mb, rng, h, q, [2, 2, 3, 16], (1, 1), stride=(2, 2), out_zp=-3)
+    y, _ = conv(mb, rng, h, q, [2, 1, 1, 8], (1, 1), stride=(2, 3), out_zp=11)
+    mb.output(y)
+    return mb.build()
+
+
+def _kernels(path, cpu):
+    return [c.kernel for _, calls in compile_model(path, Options("m", cpu=cpu)).calls for c in calls]
+
+
+def test_pointwise_takes_the_dsp_kernel_on_dsp_cores(tmp_path):
+    path = tmp_path / "m.tflite"
+    path.write_bytes(_pointwise_model())
+    for cpu in ("cortex-m4", "cortex-m7", "cortex-m33", "cortex-m35p"):
+        assert _kernels(path, cpu) == ["tinyaot_conv2d_1x1_s8_dsp"] * 3 + ["tinyaot_conv2d_1x1_s8"], cpu
+    assert _kernels(path, "cortex-m3") == ["tinyaot_conv2d_1x1_s8"] * 4
+
+
+def test_pointwise_matches_tflm_under_sanitizers(tmp_path):
+    """Besides the model above: conv_1x1_depths (depths 7 to 68, 9 pixels: 1 after the
+    quads), a 1x1 whose
+    multipliers are above 1 (requantization without the fold) and a band-fused one, all
+    compiled for the M4."""
+    models = {"corners": _pointwise_model()}
+    for name in ("conv_1x1_depths", "conv_same_valid_strides", "fusion_conv_1x1_stride2"):
+        models[name] = catalog.build(name, tmp_path / "catalog").read_bytes()
+    check_all_sanitized(tmp_path, models, cpu="cortex-m4")
+
+
+def _fully_connected_model():
+    """FULLY_CONNECTED through tinyaot_fully_connected_s8_dsp's corners: a batch of two;
+    11 outputs (two blocks of four, three alone), 4 (one block), 6; depths 23 and 11 (3
+    values after the whole words), 4; per-channel and per-tensor, no bias, RELU, and
+    weights with a zero point (the input sum's share)."""
+    rng = np.random.default_rng(23)
+    mb = ModelBuilder()
+    x = mb.input("x", "int8", [2, 23], scale=0.04, zero_point=-9)
+    h = fc(mb, rng, x, 0.04, 11, 23, [2, 11], 0.05, -128, act=1, per_channel=True)
+    h = fc(mb, rng, h, 0.05, 4, 11, [2, 4], 0.06, 6, bias=False)
+    w = mb.const("w_zp", rng.integers(-100, 100, (6, 4)).astype(np.int8), scale=0.01, zero_point=5)
+    y = mb.tensor("y", "int8", [2, 6], scale=0.03, zero_point=-2)
+    mb.op("FULLY_CONNECTED", [h, w, -1], [y], "FullyConnectedOptions", fused_activation_function=0)
+    mb.output(y)
+    return mb.build()
+
+
+def test_fully_connected_takes_the_dsp_kernel_on_dsp_cores(tmp_path):
+    path = tmp_path / "m.tflite"
+    path.write_bytes(_fully_connected_model())
+    assert _kernels(path, "cortex-m4") == ["tinyaot_fully_connected_s8_dsp"] * 3
+    assert _kernels(path, "cortex-m3") == ["tinyaot_fully_connected_s8"] * 3
+
+
+def test_fully_connected_matches_tflm_under_sanitizers(tmp_path):
+    """Besides the model above: the catalog's fully connected models, and micro_speech's band
+    fusion (its FULLY_CONNECTED's tables with a depthwise convolution's bands), for the M4."""
+    models = {"corners": _fully_connected_model()}
+    for name in ("fc_relu_per_tensor", "fc_batched_per_channel_relu6", "fc_no_bias_relu_n1_to_1",
+                 "fusion_depthwise_stride2_multiplier"):
+        models[name] = catalog.build(name, tmp_path / "catalog").read_bytes()
+    check_all_sanitized(tmp_path, models, cpu="cortex-m4")

@@ -11,9 +11,9 @@ import pytest
 from tinyaot.codegen.emit import emit
 from tinyaot.compiler import Options, compile_model
 from tinyaot.errors import TinyAotError
-from tinyaot.host import HostModel
+from tinyaot.host.model import HostModel
 from tinyaot.modelbuilder import ModelBuilder, random_int8
-from tinyaot.oracle import compare_with_tflm, random_inputs
+from tinyaot.host.oracle import compare_with_tflm, random_inputs
 
 
 def compile_bytes(tmp_path, data, name="bad"):

@@ -219,3 +219,34 @@ def test_float32_weights_that_are_not_finite(tmp_path):
     with pytest.raises(TinyAotError, match=r"m.tflite: tensor 'w': float32 constant holds 2 values that are NaN or "
                                            r"infinite$"):
         compile_model(path, Options("m"))
+
+
+def lstm_like_model(reader_of_bad="UNIDIRECTIONAL_SEQUENCE_LSTM", second=None):
+    """An operator keeping an intermediate of shape [0], as TFLite's int8 LSTMs carry
+    (`input_to_input_intermediate`), then optionally a second operator."""
+    mb = ModelBuilder()
+    x = mb.input("x", "int8", [1, 3, 4], scale=0.1, zero_point=0)
+    gate = mb.tensor("input_to_input_intermediate", "int16", [0], scale=0.001, zero_point=0)
+    y = mb.tensor("y", "int8", [1, 3, 4], scale=0.1, zero_point=0)
+    mb.op(reader_of_bad, [x], [y], intermediates=[gate])
+    if second:
+        z = mb.tensor("z", "int8", [1, 3, 4], scale=0.1, zero_point=0)
+        mb.op(second, [y], [z])
+        y = z
+    mb.output(y)
+    return mb.build()
+
+
+def test_missing_operator_reported_before_a_tensor_only_it_uses(tmp_path):
+    with pytest.raises(TinyAotError, match=r"bad\.tflite: operator 0 \(UNIDIRECTIONAL_SEQUENCE_LSTM\): operator is "
+                                           r"not supported \(supported: "):
+        compile_bytes(tmp_path, lstm_like_model())
+    with pytest.raises(TinyAotError, match=r"bad\.tflite: 2 of 2 operators are not supported: operators "
+                                           r"FLOOR x1, UNIDIRECTIONAL_SEQUENCE_LSTM x1 \(supported operators: "):
+        compile_bytes(tmp_path, lstm_like_model(second="FLOOR"))
+
+
+def test_a_bad_tensor_of_a_supported_operator_is_still_named(tmp_path):
+    with pytest.raises(TinyAotError, match=r"bad\.tflite: tensor 'input_to_input_intermediate': shape \[0\] has no "
+                                           r"elements \(a zero dimension\)"):
+        compile_bytes(tmp_path, lstm_like_model(reader_of_bad="RELU"))

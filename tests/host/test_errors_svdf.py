@@ -8,9 +8,9 @@ import pytest
 from tinyaot.codegen.emit import emit
 from tinyaot.compiler import Options, compile_model
 from tinyaot.errors import TinyAotError
-from tinyaot.host import HostModel
+from tinyaot.host.model import HostModel
 from tinyaot.modelbuilder import ModelBuilder, random_int8
-from tinyaot.oracle import compare_with_tflm, random_inputs, tflm_interpreter
+from tinyaot.host.oracle import compare_with_tflm, random_inputs, tflm_interpreter
 from tinyaot.ops.base import ParamStruct
 from tinyaot.quant import quantize_multiplier
 from tinyaot.testing.models_svdf import rank2_batch2_model

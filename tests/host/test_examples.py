@@ -6,7 +6,7 @@ import sys
 import numpy as np
 
 from conftest import ROOT, shared_model
-from tinyaot.oracle import tflm_interpreter
+from tinyaot.host.oracle import tflm_interpreter
 
 
 def test_classify_image_example_agrees_with_tflm(tmp_path):

@@ -12,7 +12,7 @@ from tinyaot.codegen.emit import emit
 from tinyaot.compiler import Options, compile_model
 from tinyaot.fuzz.campaign import run_campaign
 from tinyaot.fuzz.check import run_case, sanitizer_available
-from tinyaot.host import WARNING_FLAGS
+from tinyaot.host.model import WARNING_FLAGS
 from tinyaot.modelbuilder import ModelBuilder
 
 SHARED_CASES = ROOT.parent / "shared" / "fuzz-cases"

@@ -8,8 +8,8 @@ import pytest
 from conftest import SHARED_MODEL_NAMES, shared_model
 from tinyaot.codegen.emit import emit
 from tinyaot.compiler import Options, compile_model
-from tinyaot.host import HostModel
-from tinyaot.oracle import compare_with_tflm
+from tinyaot.host.model import HostModel
+from tinyaot.host.oracle import compare_with_tflm
 from tinyaot.testing import catalog
 
 STATEFUL = {"tflm_keyword_scrambled"}

@@ -18,9 +18,9 @@ import pytest
 
 from tinyaot.codegen.emit import emit
 from tinyaot.compiler import Options, compile_model
-from tinyaot.host import SANITIZE_FLAGS, WARNING_FLAGS
+from tinyaot.host.model import SANITIZE_FLAGS, WARNING_FLAGS
 from tinyaot.modelbuilder import ModelBuilder
-from tinyaot.oracle import random_inputs, tflm_interpreter
+from tinyaot.host.oracle import random_inputs, tflm_interpreter
 from tinyaot.ops.conv import PADDING_SAME, PADDING_VALID, out_size
 from tinyaot.testing.models_conv import conv, depthwise, pool
 from tinyaot.testing.variants import variant_of
@@ -263,6 +263,18 @@ def test_armv6m_builds_of_the_kernels_overlap_as_declared(family, tmp_path):
     may leave room past the limit (the declarations are the two-pixel paths')."""
     cases = _run_family(family, None, tmp_path, cflags=["-DTINYAOT_PIXEL_PAIRS=0", "-DTINYAOT_LONG_MULTIPLY=0"])
     check_cases(family, cases, None)
+
+
+# Per family, its kernel for cores with the DSP extension (kernels/dsp/), which declares its own overlap.
+DSP_FAMILIES = ["pointwise"]
+
+
+@pytest.mark.parametrize("family", DSP_FAMILIES)
+def test_dsp_kernels_overlap_as_declared(family, tmp_path):
+    """The kernels generated for --cpu cortex-m4, on the host through the C models of the DSP
+    instructions: as exact and as safe at every declared distance, and as tight."""
+    cases = _run_family(family, None, tmp_path, options=lambda name: Options(name, cpu="cortex-m4"))
+    check_cases(family, cases, SLACK.get((family, None), 1))
 
 
 def check_cases(family, cases, slack):

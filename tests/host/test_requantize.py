@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tinyaot.host import SANITIZE_FLAGS, WARNING_FLAGS
+from tinyaot.host.model import SANITIZE_FLAGS, WARNING_FLAGS
 
 ROOT = Path(__file__).resolve().parents[2]
 KERNELS = ROOT / "python" / "tinyaot" / "kernels"

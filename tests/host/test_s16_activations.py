@@ -10,9 +10,9 @@ import pytest
 from tinyaot.codegen.emit import emit
 from tinyaot.compiler import Options, compile_model
 from tinyaot.errors import TinyAotError
-from tinyaot.host import HostModel
+from tinyaot.host.model import HostModel
 from tinyaot.modelbuilder import ModelBuilder
-from tinyaot.oracle import tflm_interpreter
+from tinyaot.host.oracle import tflm_interpreter
 from tinyaot.testing.models_16x8 import LOGISTIC_TANH_16X8_SCALES, logistic_tanh_16x8_model
 
 EVERY_INT16 = np.arange(-32768, 32768, dtype=np.int16)

@@ -10,8 +10,8 @@ import subprocess
 import numpy as np
 import pytest
 
-from tinyaot.host import WARNING_FLAGS, HostModel
-from tinyaot.oracle import compare_with_tflm, random_inputs
+from tinyaot.host.model import WARNING_FLAGS, HostModel
+from tinyaot.host.oracle import compare_with_tflm, random_inputs
 from tinyaot.testing.cli import run_tinyaot
 
 MODELS = {"a": "mini_mobilenet", "b": "ds_cnn_kws", "c": "svdf_rank1_relu"}  # c has state
@@ -139,7 +139,7 @@ def test_inspect_prints_the_group_ram_next_to_separate_arenas(own_model):
 
 
 def test_bench_table_shows_a_group_that_fits_where_separate_arenas_do_not():
-    from tinyaot.bench_group import format_table
+    from tinyaot.measure.shared_arena import format_table
     row = {"board": "qemu_cortex_m0", "status": "ok", "arena": 4016, "separate_arenas": 4176, "state": 10240,
            "model_ram": 14256, "model_ram_separate": 14416, "ram": 15000, "ram_separate": None, "flash": 50000,
            "flash_separate": None, "calls": 3, "bit_exact": True, "separate_failed": "ld: tinyaot: RAM overflow"}

@@ -1,11 +1,12 @@
-"""tinyaot.tflm_app: the sources of a model's TFLM firmware (op resolver, kernel list,
+"""tinyaot.measure.tflm_app: the sources of a model's TFLM firmware (op resolver, kernel list,
 model bytes), read from the TFLM tree; skips without one."""
 
 import re
 
 import pytest
 
-from tinyaot import harness, tflm_app
+from tinyaot import harness
+from tinyaot.measure import tflm_app
 from tinyaot.errors import TinyAotError
 
 

@@ -17,8 +17,8 @@ from host.test_models_host import STATEFUL
 from tinyaot.codegen.blob import HEADER_SIZE
 from tinyaot.codegen.emit import emit
 from tinyaot.compiler import Options, compile_model
-from tinyaot.host import HostModel
-from tinyaot.oracle import compare_with_tflm
+from tinyaot.host.model import HostModel
+from tinyaot.host.oracle import compare_with_tflm
 from tinyaot.testing import catalog
 from tinyaot.testing.cli import run_tinyaot
 from tinyaot.testing.reweight import requantized, reweighted
@@ -174,7 +174,7 @@ def test_blob_lane_runs_clean_under_sanitizers(tmp_path):
 
 @pytest.mark.parametrize("compiler,flags", COMPILERS)
 def test_blob_code_compiles_without_warnings(own_model, tmp_path, compiler, flags):
-    from tinyaot.host import WARNING_FLAGS
+    from tinyaot.host.model import WARNING_FLAGS
     if not shutil.which(compiler):
         pytest.skip(f"{compiler} is not installed (scripts/setup.sh installs it)")
     for name in ["fc_relu_per_tensor", "mini_mobilenet", "svdf_rank2_batch2", "gathers", "resize_bilinear"]:

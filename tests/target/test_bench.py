@@ -4,7 +4,8 @@ import json
 
 import pytest
 
-from tinyaot import bench, harness
+from tinyaot import harness
+from tinyaot.measure import bench
 from tinyaot.testing import catalog
 from conftest import OWN_MODELS_DIR
 

@@ -2,7 +2,8 @@
 
 import pytest
 
-from tinyaot import harness, profile
+from tinyaot import harness
+from tinyaot.measure import profile
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from tinyaot.bench_group import bench_group, format_table
+from tinyaot.measure.shared_arena import bench_group, format_table
 
 # Arenas 864, 1296 and 32 bytes; the last one has 432 bytes of state (SVDF).
 MODELS = ["mini_mobilenet", "conv_same_valid_strides", "svdf_keyword_like_stack"]

@@ -8,9 +8,10 @@ and, for the CMSIS-NN kernels, CMSIS-NN's; skips saying so without them."""
 import numpy as np
 import pytest
 
-from tinyaot import bench, harness
+from tinyaot import harness
+from tinyaot.measure import bench
 from tinyaot.modelbuilder import ModelBuilder, bias_for, random_int8
-from tinyaot.oracle import tflm_arena_usage
+from tinyaot.host.oracle import tflm_arena_usage
 
 BOARD = "qemu_cortex_m3"
 

@@ -59,7 +59,7 @@ def test_same_model_fits_m3(big_arena_model, tmp_path):
 
 
 def test_bench_row_after_the_inputs_in_arena_retry_says_so(big_arena_model, tmp_path):
-    from tinyaot import bench
+    from tinyaot.measure import bench
     row = bench.bench_one("qemu_cortex_m0", "big_arena", big_arena_model, 1, 0, tmp_path)
     assert row["status"] == "does not fit" and row["inputs_in_arena"] is True
     assert "inputs 0 + outputs 1" in row["reason"], row["reason"]

@@ -32,7 +32,7 @@ if lane_skip_reason():
 import numpy as np  # noqa: E402
 
 from tinyaot import harness  # noqa: E402
-from tinyaot.oracle import tflm_interpreter  # noqa: E402
+from tinyaot.host.oracle import tflm_interpreter  # noqa: E402
 
 HELLO_MODEL = SAMPLES / "hello_world" / "hello_world.tflite"
 # Own test models served by serial_inference besides the bundled one: one

@@ -13,6 +13,7 @@ from tinyaot.backends import CPU_ARCH, cmsis_nn
 from tinyaot.codegen import blob
 from tinyaot.codegen.c_literals import c_array_body, c_comment, c_float, c_int, c_string, c_value
 from tinyaot.codegen.identifiers import member_names
+from tinyaot.codegen.kernel_signatures import parameter_name
 from tinyaot.errors import TinyAotError
 from tinyaot.ir import DTYPES
 from tinyaot.ops.base import BandInput, BandLoop, ParamArray, ParamStruct, ResidualLoop, ScratchRef, TensorRef
@@ -160,7 +161,7 @@ class _CodegenContext:
     def _call(self, op, suffix, scratch_base, call):
         self.headers.add(call.header_file)
         self.instances.update(call.instances)
-        args = [self._arg(op, suffix, scratch_base, k, a) for k, a in enumerate(call.args)]
+        args = [self._arg(op, suffix, scratch_base, k, a, call.kernel) for k, a in enumerate(call.args)]
         return f"{call.kernel}({', '.join(args)});"
 
     def _band_loop(self, op, suffix, scratch_base, loop):
@@ -230,7 +231,9 @@ class _CodegenContext:
         lines += [f"    band_add.size = band_b.output_h * {loop.o_row};", f"    {calls['add']}", "}"]
         return lines
 
-    def _arg(self, op, suffix, scratch_base, k, arg):
+    def _arg(self, op, suffix, scratch_base, k, arg, kernel=None):
+        """The C expression for argument k of a call to `kernel`: a pointer into the arena or a
+        tensor, or a table made here (named after the kernel's parameter k)."""
         if isinstance(arg, TensorRef):
             return self.pointer(arg.tensor)
         if isinstance(arg, BandInput):
@@ -253,7 +256,7 @@ class _CodegenContext:
             self.symbols[id(arg)] = f"&{symbol}"
             return f"&{symbol}"
         if isinstance(arg, ParamArray):
-            symbol = f"{self.prefix}_{suffix}_arg{k}"
+            symbol = f"{self.prefix}_{suffix}_{parameter_name(kernel, k)}"
             self.symbols[id(arg)] = symbol
             values = np.asarray(arg.values).reshape(-1)
             (self.relaid_bytes if arg.weights else self.table_bytes)[symbol] = len(values) * _C_SIZES[arg.ctype]

@@ -14,7 +14,7 @@ from tflite.BuiltinOperator import BuiltinOperator
 from tflite.BuiltinOptions import BuiltinOptions
 from tflite.TensorType import TensorType
 
-from tinyaot.errors import TinyAotError
+from tinyaot.errors import InvalidTensorError, TinyAotError
 from tinyaot.ir import DTYPES, Graph, Operator, Quantization, Tensor
 from tinyaot.quant import INT_RANGES
 
@@ -92,7 +92,7 @@ class _Reader:
         if model.SubgraphsLength() != 1:
             self.fail(f"has {model.SubgraphsLength()} subgraphs; tinyaot supports exactly one")
         sub = model.Subgraphs(0)
-        tensors = [self.tensor(sub, i) for i in range(sub.TensorsLength())]
+        tensors = [self.tensor_of_users(sub, i) for i in range(sub.TensorsLength())]
         operators = [self.operator(sub, i, tensors) for i in range(sub.OperatorsLength())]
         inputs = self.io_list(sub.InputsAsNumpy() if sub.InputsLength() else [], tensors, "inputs")
         outputs = self.io_list(sub.OutputsAsNumpy() if sub.OutputsLength() else [], tensors, "outputs")
@@ -139,6 +139,31 @@ class _Reader:
             if not -1 <= v < count:
                 self.fail(f"{what} refer to tensor {v}, but the model has {count} tensors", **where)
         return out
+
+    def tensor_of_users(self, sub, i):
+        """Tensor i; where it is invalid, the error says which operators use it (InvalidTensorError)."""
+        try:
+            return self.tensor(sub, i)
+        except TinyAotError as e:
+            op_types, users = self.users(sub, i)
+            raise InvalidTensorError(e.reason, users=users, op_types=op_types, file=e.file, tensor=e.tensor) from None
+
+    def users(self, sub, i):
+        """(the type of every operator, the indices of those that read, write or keep as an
+        intermediate tensor i), or ([], []) where the operators cannot be read."""
+        try:
+            op_types, users = [], []
+            for k in range(sub.OperatorsLength()):
+                op = sub.Operators(k)
+                op_types.append(self.op_type(op, k))
+                lists = (op.InputsAsNumpy() if op.InputsLength() else [],
+                         op.OutputsAsNumpy() if op.OutputsLength() else [],
+                         op.IntermediatesAsNumpy() if op.IntermediatesLength() else [])
+                if any(i in map(int, values) for values in lists):
+                    users.append(k)
+            return op_types, users
+        except Exception:  # a damaged operator list: the tensor's own error stands alone
+            return [], []
 
     def tensor(self, sub, i):
         t = sub.Tensors(i)
@@ -217,8 +242,8 @@ class _Reader:
                       tensor=tensor.name)
         return data
 
-    def operator(self, sub, i, tensors):
-        op = sub.Operators(i)
+    def op_type(self, op, i):
+        """Operator i's builtin name (CUSTOM 'name' for a custom one)."""
         model = self.model
         if not 0 <= op.OpcodeIndex() < model.OperatorCodesLength():
             self.fail(f"operator {i} refers to operator code {op.OpcodeIndex()}, "
@@ -230,9 +255,14 @@ class _Reader:
             self.fail(f"operator code {op.OpcodeIndex()} has builtin_code {_OP_NAMES.get(raw, raw)} but "
                       f"deprecated_builtin_code {_OP_NAMES.get(deprecated, deprecated)}",
                       op_index=i, op_type=_OP_NAMES.get(builtin, f"builtin #{builtin}"))
-        op_type = _OP_NAMES.get(builtin, f"builtin #{builtin}")
         if builtin == BuiltinOperator.CUSTOM:
-            op_type = f"CUSTOM '{(code.CustomCode() or b'').decode('utf-8', 'replace')}'"
+            return f"CUSTOM '{(code.CustomCode() or b'').decode('utf-8', 'replace')}'"
+        return _OP_NAMES.get(builtin, f"builtin #{builtin}")
+
+    def operator(self, sub, i, tensors):
+        op = sub.Operators(i)
+        op_type = self.op_type(op, i)
+        code = self.model.OperatorCodes(op.OpcodeIndex())
         where = dict(op_index=i, op_type=op_type)
         inputs = self.index_list(op.InputsAsNumpy() if op.InputsLength() else [], len(tensors), "inputs", **where)
         outputs = self.index_list(op.OutputsAsNumpy() if op.OutputsLength() else [], len(tensors), "outputs", **where)

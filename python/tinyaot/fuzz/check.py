@@ -23,9 +23,9 @@ import tflite
 from tinyaot.codegen.emit import emit
 from tinyaot.compiler import Options, compile_model
 from tinyaot.errors import TinyAotError
-from tinyaot.host import SANITIZE_FLAGS, WARNING_FLAGS
+from tinyaot.host.model import SANITIZE_FLAGS, WARNING_FLAGS
 from tinyaot.planner.greedy import align_up
-from tinyaot.oracle import random_inputs, run_in_child
+from tinyaot.host.oracle import random_inputs, run_in_child
 
 CALLS = 2  # two calls in a row: stateful models must agree on the second too
 _NP = {0: np.int8, 1: np.int16, 2: np.int32, 3: np.float32, 4: np.uint8}
@@ -70,7 +70,7 @@ int main(int argc, char **argv)
 
 _ORACLE = """
 import sys, numpy as np
-from tinyaot.oracle import tflm_interpreter
+from tinyaot.host.oracle import tflm_interpreter
 interp = tflm_interpreter(sys.argv[1])
 ins = np.load(sys.argv[2], allow_pickle=False)
 outs = []

@@ -219,3 +219,17 @@ def build_tflm_firmware(board, model, name, kernels="reference", build_root=None
             raise ModelTooBig(f"TFLM ({kernels}) with {name} overflows the flash of {board}"
                               f" by {overflow.group(1)} B") from None
         raise
+
+
+def failure_reason(log):
+    """The lines of a build log that say what went wrong (generator, compiler and
+    CMake errors, with CMake's indented message, the linker's overflow), not ninja's closing line."""
+    lines = log.strip().splitlines()
+    picked = []
+    for i, line in enumerate(lines):
+        if line.startswith("CMake Error"):
+            picked.append(line.strip())
+            picked += [l.strip() for l in lines[i + 1:i + 6] if l.startswith("  ") and l.strip()]
+        elif re.search(r"\berror\b|overflow|undefined reference", line, re.I) and not line.startswith("ninja:"):
+            picked.append(re.sub(r"^\S*/ld: ", "ld: ", line.strip()))
+    return " | ".join(dict.fromkeys(picked)) if picked else lines[-1]

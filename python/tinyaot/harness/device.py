@@ -302,10 +302,10 @@ class Device:
         return [self.get_output(i) for i in range(len(self.info().outputs))], figures
 
     def compare_with_tflm(self, model_path, calls=5, seed=0, reset_between=True):
-        """Runs the same random inputs here and in TFLM (tinyaot.oracle.compare_with_tflm), the
+        """Runs the same random inputs here and in TFLM (tinyaot.host.oracle.compare_with_tflm), the
         model reset before every call when reset_between (as TFLM is); returns (mismatches,
         the RunFigures of every run)."""
-        from tinyaot.oracle import compare_with_tflm
+        from tinyaot.host.oracle import compare_with_tflm
         specs = [{"dtype": t.dtype, "shape": t.shape} for t in self.info().inputs]
         figures = []
 

@@ -380,13 +380,14 @@ static inline int32_t tinyaot_channel_requant_folds(const struct tinyaot_channel
 
 #if TINYAOT_LONG_MULTIPLY
 /* x's requantization plus output offset before the clamp, for high = K and
-   high_shift = r - 1 above. */
+   high_shift = r - 1 above. K joins the high word after the multiply-accumulate (the
+   same sum: it has no low bits), one add where GCC built a 64-bit add of two. */
 static TINYAOT_ALWAYS_INLINE int32_t tinyaot_requantize_channel_folded(int32_t x, int32_t multiplier, int32_t high,
                                                                        int32_t high_shift)
 {
     const int32_t nudge = (int32_t)(((uint32_t)x & 0x80000000u) | 0x40000000u);
-    const int64_t sum = (int64_t)x * multiplier + nudge + (int64_t)high * ((int64_t)1 << 32);
-    return (int32_t)(sum >> 32) >> high_shift;
+    const int64_t sum = (int64_t)x * multiplier + nudge;
+    return ((int32_t)(sum >> 32) + high) >> high_shift;
 }
 #endif
 
@@ -401,18 +402,42 @@ static TINYAOT_ALWAYS_INLINE struct tinyaot_channel_requant tinyaot_channel_requ
     return from;
 }
 
+#if TINYAOT_LONG_MULTIPLY
+/* Output channel oc's fold (tinyaot_channel_requant_folds returned 1), loaded once for
+   several outputs of the channel. */
+struct tinyaot_channel_fold {
+    int32_t multiplier, high, high_shift;
+};
+
+static TINYAOT_ALWAYS_INLINE struct tinyaot_channel_fold tinyaot_channel_fold_of(
+    const struct tinyaot_channel_requant *r, int32_t oc)
+{
+    struct tinyaot_channel_fold f;
+    const int32_t ch = oc & r->channel_mask;
+    f.multiplier = r->multiplier[ch];
+    f.high_shift = ~r->shift[ch];  /* -shift - 1 */
+    f.high = (int32_t)((uint32_t)(1 + 2 * r->output_offset) << f.high_shift) >> 1;
+    return f;
+}
+
+/* One accumulator of the channel to its int8 output. */
+static TINYAOT_ALWAYS_INLINE int8_t tinyaot_channel_fold_s8(const struct tinyaot_channel_requant *r,
+                                                            const struct tinyaot_channel_fold *f, int32_t x)
+{
+    const int32_t q = tinyaot_requantize_channel_folded(x, f->multiplier, f->high, f->high_shift);
+    return (int8_t)tinyaot_clamp_i32(q, r->act_min, r->act_max);
+}
+#endif
+
 /* tinyaot_channel_requantize2_s8 where tinyaot_channel_requant_folds returned 1. */
 static TINYAOT_ALWAYS_INLINE void tinyaot_channel_requantize2_folded_s8(const struct tinyaot_channel_requant *r,
                                                                         int32_t oc, int32_t a, int32_t b,
                                                                         int8_t *out_a, int8_t *out_b)
 {
 #if TINYAOT_LONG_MULTIPLY
-    const int32_t ch = oc & r->channel_mask;
-    const int32_t multiplier = r->multiplier[ch];
-    const int32_t high_shift = ~r->shift[ch];  /* -shift - 1 */
-    const int32_t high = (int32_t)((uint32_t)(1 + 2 * r->output_offset) << high_shift) >> 1;
-    const int32_t qa = tinyaot_requantize_channel_folded(a, multiplier, high, high_shift);
-    const int32_t qb = tinyaot_requantize_channel_folded(b, multiplier, high, high_shift);
+    const struct tinyaot_channel_fold f = tinyaot_channel_fold_of(r, oc);
+    const int32_t qa = tinyaot_requantize_channel_folded(a, f.multiplier, f.high, f.high_shift);
+    const int32_t qb = tinyaot_requantize_channel_folded(b, f.multiplier, f.high, f.high_shift);
     *out_a = (int8_t)tinyaot_clamp_i32(qa, r->act_min, r->act_max);
     *out_b = (int8_t)tinyaot_clamp_i32(qb, r->act_min, r->act_max);
 #else

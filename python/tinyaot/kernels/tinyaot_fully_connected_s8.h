@@ -25,23 +25,6 @@
 #endif
 
 /*
- * tinyaot_requantize_s8 for the tables, out of line where the per-tensor fold serves
- * the usual case (long multiply): its three inline copies cost hello_world's
- * firmware on qemu_cortex_m3 248 bytes of flash. Without a long multiply the call is
- * inside already (tinyaot_requantize_output).
- */
-#if TINYAOT_LONG_MULTIPLY
-static TINYAOT_NOINLINE int8_t
-#else
-static TINYAOT_ALWAYS_INLINE int8_t
-#endif
-tinyaot_fully_connected_requantize_s8(int32_t acc, int32_t multiplier, int32_t shift, int32_t output_offset,
-                                      int32_t act_min, int32_t act_max)
-{
-    return tinyaot_requantize_s8(acc, multiplier, shift, output_offset, act_min, act_max);
-}
-
-/*
  * One batch's outputs. tensor: the per-tensor fold (tinyaot_tensor_requant_of), or
  * NULL for the multiplier and shift tables. Tested per output, not a loop for each:
  * a second copy of the loop costs hello_world's firmware hundreds of bytes of flash.
@@ -94,14 +77,13 @@ static void tinyaot_fully_connected_s8(const struct tinyaot_fully_connected_para
                                        const int8_t *input, const int8_t *weights,
                                        const int32_t *bias, int8_t *output)
 {
-    struct tinyaot_tensor_requant tensor;
-    const int32_t folded = !p->per_channel && tinyaot_tensor_requant_of(&tensor, multiplier[0], shift[0],
-                                                                        p->output_offset, p->act_min, p->act_max);
+    struct tinyaot_tensor_requant fold;
+    const struct tinyaot_tensor_requant *tensor = tinyaot_fully_connected_tensor_fold(p, multiplier, shift, &fold);
     int32_t b;
     for (b = 0; b < p->batches; b++) {
         const int8_t *in = input + b * p->accum_depth;
         int8_t *out = output + b * p->output_depth;
-        tinyaot_fully_connected_s8_row(p, folded ? &tensor : NULL, multiplier, shift, in, weights, bias, out);
+        tinyaot_fully_connected_s8_row(p, tensor, multiplier, shift, in, weights, bias, out);
     }
 }
 

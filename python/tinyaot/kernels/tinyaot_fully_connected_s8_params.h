@@ -19,6 +19,34 @@ struct tinyaot_fully_connected_params {
     int32_t per_channel;      /* 1: multiplier/shift per output channel, 0: one for all */
 };
 
+/*
+ * tinyaot_requantize_s8 for the tables, out of line where the per-tensor fold serves
+ * the usual case (long multiply): its three inline copies cost hello_world's
+ * firmware on qemu_cortex_m3 248 bytes of flash. Without a long multiply the call is
+ * inside already (tinyaot_requantize_output).
+ */
+#if TINYAOT_LONG_MULTIPLY
+static TINYAOT_NOINLINE int8_t
+#else
+static TINYAOT_ALWAYS_INLINE int8_t
+#endif
+tinyaot_fully_connected_requantize_s8(int32_t acc, int32_t multiplier, int32_t shift, int32_t output_offset,
+                                      int32_t act_min, int32_t act_max)
+{
+    return tinyaot_requantize_s8(acc, multiplier, shift, output_offset, act_min, act_max);
+}
+
+/* The per-tensor fold (tinyaot_tensor_requant_of) in *tensor where it applies, else NULL:
+   the kernels' rows take the multiplier and shift tables then. */
+static inline const struct tinyaot_tensor_requant *tinyaot_fully_connected_tensor_fold(
+    const struct tinyaot_fully_connected_params *p, const int32_t *multiplier, const int32_t *shift,
+    struct tinyaot_tensor_requant *tensor)
+{
+    const int32_t folded = !p->per_channel && tinyaot_tensor_requant_of(tensor, multiplier[0], shift[0],
+                                                                        p->output_offset, p->act_min, p->act_max);
+    return folded ? tensor : NULL;
+}
+
 /* Per output, the dot product of the input row with one weights row. */
 static inline int32_t tinyaot_fully_connected_dot(const int8_t *in, const int8_t *w, int32_t depth)
 {

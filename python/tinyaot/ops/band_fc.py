@@ -13,21 +13,26 @@ layer's parameters, folded bias and requantization tables are its portable lower
 """
 
 from tinyaot.errors import TinyAotError
-from tinyaot.ops.base import BandInput, BandLoop, KernelCall, ScratchRef
+from tinyaot.ops.base import BandInput, BandLoop, KernelCall, ScratchRef, TensorRef
 
 # Per convolution kernel, its arguments' positions (ops/conv.py, backends/cmsis_nn.py):
 # parameters, input, output.
 BAND_KERNELS = {"tinyaot_conv2d_s8": (0, 3, 6), "tinyaot_conv2d_1x1_s8": (0, 3, 6),
+                "tinyaot_conv2d_1x1_s8_dsp": (0, 3, 6),
                 "tinyaot_depthwise_conv2d_s8_dsp": (0, 3, 6), "tinyaot_depthwise_mult_s8_dsp": (0, 3, 6),
                 "tinyaot_conv2d_gather_s8_dsp": (0, 3, 6),
                 "tinyaot_depthwise_conv2d_s8": (0, 3, 6), "tinyaot_depthwise_mult_s8": (0, 3, 6),
                 "tinyaot_cmsis_conv_s8": (0, 4, 7), "tinyaot_cmsis_depthwise_conv_s8": (0, 4, 7)}
 
+# FULLY_CONNECTED kernels whose arguments tinyaot_band_fc_s8.h takes (the same tables; the weights are
+# the model's tensor, not the DSP kernel's re-laid out copy).
+FC_KERNELS = ("tinyaot_fully_connected_s8", "tinyaot_fully_connected_s8_dsp")
+
 
 def lower_band_fc(graph, fusion, conv_calls, fc_calls):
     """[BandLoop] of the pair, from the convolution's and the FULLY_CONNECTED's calls."""
     (conv,), (fc,) = conv_calls, fc_calls
-    if conv.kernel not in BAND_KERNELS or fc.kernel != "tinyaot_fully_connected_s8":
+    if conv.kernel not in BAND_KERNELS or fc.kernel not in FC_KERNELS:
         raise TinyAotError(f"internal error: cannot fuse {conv.kernel} into {fc.kernel}", file=graph.source,
                            op_index=fusion.consumer, op_type="FULLY_CONNECTED")
     at_params, at_input, at_output = BAND_KERNELS[conv.kernel]
@@ -37,7 +42,8 @@ def lower_band_fc(graph, fusion, conv_calls, fc_calls):
               "dilation_h": f.get("dilation_h", 1), "filter_h": f.get("filter_h", 1), "pad_h": f.get("pad_h", 0)}
     out_row = f["output_w"] * graph.tensors[fusion.tensor].shape[3]
     in_row = graph.tensors[conv.args[at_input].tensor].shape[2] * graph.tensors[conv.args[at_input].tensor].shape[3]
-    fc_params, multipliers, shifts, _, weights, bias, output = fc.args
+    fc_params, multipliers, shifts, _, _, bias, output = fc.args
+    weights = TensorRef(graph.operators[fusion.consumer].inputs[1])  # the model's rows, whichever kernel's layout
     accumulators, band = ScratchRef(0, "int32_t"), ScratchRef(1, "int8_t")
     # The convolution's own scratch (CMSIS-NN's) follows the band's.
     band_conv = [ScratchRef(a.index + 2, a.ctype) if isinstance(a, ScratchRef) else a for a in conv.args]

@@ -1,6 +1,10 @@
-"""Reshape-like operators that cannot be views (see passes/views.py) copy bytes."""
+"""Operators that copy bytes: reshape-like ones that cannot be views (see passes/views.py),
+and SHAPE and BROADCAST_ARGS, whose values are known at build time."""
 
-from tinyaot.ops.base import KernelCall, TensorRef
+import numpy as np
+
+from tinyaot.ops.base import KernelCall, ParamArray, TensorRef
+from tinyaot.ops.strided_copy import constant_ints
 
 
 def lower_copy(ctx):
@@ -9,3 +13,31 @@ def lower_copy(ctx):
                f"output has {dst.nbytes} bytes but input has {src.nbytes}", dst.index)
     ctx.expect(src.dtype == dst.dtype, f"changes dtype {src.dtype} to {dst.dtype}", dst.index)
     return [KernelCall("tinyaot_copy", [TensorRef(dst.index), TensorRef(src.index), dst.nbytes])]
+
+
+def _constant_output(ctx, out, values, what):
+    """The call that writes `values`, known at build time, into the int32 output."""
+    ctx.expect_dtype(out, "int32")
+    ctx.expect(out.shape == (len(values),), f"output shape {list(out.shape)} does not hold {what}", out.index)
+    return [KernelCall("tinyaot_copy", [TensorRef(out.index), ParamArray("int32_t", np.array(values, np.int32)),
+                                        out.nbytes])]
+
+
+def lower_shape(ctx):
+    """SHAPE: shapes are static here, so the output is a build-time constant, copied in."""
+    src = ctx.input(0)
+    return _constant_output(ctx, ctx.output(), list(src.shape), f"the input's rank {len(src.shape)}")
+
+
+def lower_broadcast_args(ctx):
+    """BROADCAST_ARGS: the shape two constant shapes broadcast to, a build-time constant too."""
+    shapes = [constant_ints(ctx, ctx.input(k), ("int32", "int64")) for k in (0, 1)]
+    rank = max(map(len, shapes))
+    padded = [[1] * (rank - len(s)) + s for s in shapes]
+    ctx.expect(all(a == b or 1 in (a, b) for a, b in zip(*padded)), f"shapes {shapes[0]} and {shapes[1]} do not "
+               "broadcast (each dimension must match or be 1)", ctx.op.inputs[1])
+    result = [b if a == 1 else a for a, b in zip(*padded)]
+    return _constant_output(ctx, ctx.output(), result, f"{len(result)} dimensions")
+
+
+OPS = {"SHAPE": lower_shape, "BROADCAST_ARGS": lower_broadcast_args}

@@ -90,11 +90,29 @@ def lower(ctx):
     })
     folded_bias = fold_input_offset(None if bias is None else bias.data, weights.data, -inp.zero_point,
                                     channel_axis=0, filter_offset=-weights.zero_point)
-    return [KernelCall("tinyaot_fully_connected_s8", [
-        params, ParamArray("int32_t", multipliers), ParamArray("int32_t", shifts),
-        TensorRef(inp.index), TensorRef(weights.index),
+    # Cores with the DSP extension: SMLAD, four outputs at a time, on weights re-laid out for it.
+    dsp = ctx.arch == "dsp"
+    weights_arg = ParamArray("int8_t", dsp_row_blocks(weights.data), True) if dsp else TensorRef(weights.index)
+    return [KernelCall("tinyaot_fully_connected_s8_dsp" if dsp else "tinyaot_fully_connected_s8", [
+        params, ParamArray("int32_t", multipliers), ParamArray("int32_t", shifts), TensorRef(inp.index), weights_arg,
         ParamArray("int32_t", folded_bias) if np.any(folded_bias) else "NULL", TensorRef(out.index),
     ])]
+
+
+def dsp_row_blocks(weights):
+    """[output_depth][accum_depth] weights in tinyaot_fully_connected_s8_dsp's order: each block
+    of four rows as [group of four input values][row][4], then its depth % 4 values after the
+    groups row by row; the rows after the blocks as plain rows."""
+    w = np.asarray(weights, np.int8).reshape(weights.shape[0], -1)
+    rows, depth = w.shape
+    whole = depth - depth % 4
+    parts = []
+    for b in range(0, rows - rows % 4, 4):
+        block = w[b:b + 4]
+        parts += [block[:, :whole].reshape(4, whole // 4, 4).transpose(1, 0, 2).reshape(-1),
+                  block[:, whole:].reshape(-1)]
+    parts.append(w[rows - rows % 4:].reshape(-1))
+    return np.concatenate(parts)
 
 
 OPS = {"FULLY_CONNECTED": lower}

@@ -1,6 +1,7 @@
-"""EXP and RSQRT, float32 only: TFLM's reference kernels (exp.cc, elementwise.cc)
-value by value with the C library's expf and sqrtf (kernels/tinyaot_math_f32.h).
-TFLM has no int8 EXP; its int8 and int16 RSQRT are not here."""
+"""Element-wise float32 math (EXP, RSQRT, SIN, COS, LOG, SQRT, SQUARE, ABS, NEG, FLOOR,
+CEIL, ROUND): TFLM's reference kernels value by value with the same C library calls
+(kernels/tinyaot_math_f32.h). TFLM takes float32 only for all but ABS and RSQRT, whose
+int8 (and int16 ABS) forms are not here."""
 
 from tinyaot.ops.activation import _expect_same_shape
 from tinyaot.ops.base import KernelCall, ParamStruct, TensorRef
@@ -16,12 +17,6 @@ def _lower(ctx, kind):
     return [KernelCall("tinyaot_math_f32", [params, TensorRef(inp.index), TensorRef(out.index)])]
 
 
-def lower_exp(ctx):
-    return _lower(ctx, "TINYAOT_MATH_EXP")
+KINDS = ("EXP", "RSQRT", "SIN", "COS", "LOG", "SQRT", "SQUARE", "ABS", "NEG", "FLOOR", "CEIL", "ROUND")
 
-
-def lower_rsqrt(ctx):
-    return _lower(ctx, "TINYAOT_MATH_RSQRT")
-
-
-OPS = {"EXP": lower_exp, "RSQRT": lower_rsqrt}
+OPS = {op_type: (lambda ctx, kind=f"TINYAOT_MATH_{op_type}": _lower(ctx, kind)) for op_type in KINDS}

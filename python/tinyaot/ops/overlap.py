@@ -137,3 +137,16 @@ def pointwise(inp, out, stride_h, stride_w):
     next_pair = lambda p: np.minimum((p // 2 * 2 + 2) * co, oh * ow * co)  # noqa: E731
     limit = raster_limit(inp.shape, out.shape, rows, cols, np.zeros(inp.shape[3], np.int64), next_pair)
     return declared(inp, out, limit)
+
+
+def pointwise_quads(inp, out, stride_h, stride_w):
+    """tinyaot_conv2d_1x1_s8_dsp computes output pixels four at a time, each image's from its
+    first pixel, reading (widening) all four pixels' inputs before writing any of their
+    outputs: a quad's input is safe to overwrite from the quad's own first output byte on."""
+    _, h, w, _ = inp.shape
+    _, oh, ow, co = out.shape
+    rows = last_reader(h, oh, 1, stride_h, 1, 0)
+    cols = last_reader(w, ow, 1, stride_w, 1, 0)
+    quad_start = lambda p: p // 4 * 4 * co  # noqa: E731
+    limit = raster_limit(inp.shape, out.shape, rows, cols, np.zeros(inp.shape[3], np.int64), quad_start)
+    return declared(inp, out, limit)

@@ -1,13 +1,13 @@
-"""SLICE, STRIDED_SLICE, SPLIT, SPLIT_V and UNPACK: parts of the input copied out.
+"""SLICE, STRIDED_SLICE, SPLIT, SPLIT_V, UNPACK and REVERSE_V2: parts of the input copied out.
 
 Each output is a strided copy (ops/strided_copy.py) of one part of the
-input, as TFLM's reference_ops::Slice, StridedSlice, Split and Unpack copy it.
+input, as TFLM's reference_ops::Slice, StridedSlice, Split, Unpack and Reverse copy it.
 Begin, size, end, strides, axes and split sizes must be constants (TFLM's
 STRIDED_SLICE requires it too); the output shapes are checked against them.
 The dtypes are those TFLM's kernels take.
 """
 
-from tinyaot.ops.strided_copy import constant_ints, expect_moved_values, slice_copy
+from tinyaot.ops.strided_copy import constant_ints, contiguous_strides, expect_moved_values, slice_copy, strided_copy
 
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
 
@@ -156,7 +156,22 @@ def lower_unpack(ctx):
     return calls
 
 
+def lower_reverse_v2(ctx):
+    """The input read backwards along the constant axes, which TFLM requires to be adjacent."""
+    inp, out = ctx.input(0), ctx.output()
+    expect_moved_values(ctx, inp, [out], ("int8", "int16", "int32", "float32"))
+    rank = len(inp.shape)
+    axes = sorted(_axis(ctx, a, rank, ctx.op.inputs[1]) for a in constant_ints(ctx, ctx.input(1)))
+    ctx.expect(not axes or axes == list(range(axes[0], axes[0] + len(axes))),
+               f"axes {axes} are not adjacent (TFLM reverses adjacent axes only)", ctx.op.inputs[1])
+    _expect_shape(ctx, out, inp.shape)
+    strides = contiguous_strides(inp.shape)
+    start = sum((inp.shape[d] - 1) * strides[d] for d in axes)
+    return strided_copy(ctx, inp, out, inp.shape, [-s if d in axes else s for d, s in enumerate(strides)], start)
+
+
 OPS = {
+    "REVERSE_V2": lower_reverse_v2,
     "SLICE": lower_slice,
     "STRIDED_SLICE": lower_strided_slice,
     "SPLIT": lower_split,

@@ -38,8 +38,9 @@ def constant_ints(ctx, tensor, dtypes=("int32",)):
 
 
 def strided_copy(ctx, inp, out, shape, strides, start):
-    """The call that fills `out`, seen as `shape`, from inp: output index (i0, i1, ...)
-    takes input value start + i0 * strides[0] + i1 * strides[1] + ... (no call if empty)."""
+    """The call that fills `out`, seen as `shape`, from inp (a tensor, or a ParamArray of values
+    made here): output index (i0, i1, ...) takes input value start + i0 * strides[0] +
+    i1 * strides[1] + ... (no call if empty)."""
     if out.num_elements == 0:
         return []
     dims, (steps,) = merge_dims([int(d) for d in shape], [[int(s) for s in strides]])
@@ -52,7 +53,7 @@ def strided_copy(ctx, inp, out, shape, strides, start):
     })
     return [KernelCall("tinyaot_strided_copy", [
         params, ParamArray("int32_t", np.array(dims, np.int32)), ParamArray("int32_t", np.array(steps, np.int32)),
-        TensorRef(inp.index), TensorRef(out.index)])]
+        inp if isinstance(inp, ParamArray) else TensorRef(inp.index), TensorRef(out.index)])]
 
 
 def slice_copy(ctx, inp, out, begin, counts, steps=None):

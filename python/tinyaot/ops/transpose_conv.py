@@ -33,9 +33,12 @@ def lower_transpose_conv(ctx):
         expect_output_scale(ctx, out)
     expect_rank4(ctx, inp, weights, out)
     out_ch, filter_h, filter_w, filter_ch = weights.shape
-    ctx.expect(constant_ints(ctx, shape_t) == list(out.shape),
-               f"output shape input {constant_ints(ctx, shape_t)} differs from the output's {list(out.shape)}",
-               shape_t.index)
+    # TFLM never reads the output shape input (the output tensor's own shape rules), so one
+    # computed at run time is taken as TFLM takes it; a constant one must agree.
+    if shape_t.is_constant:
+        ctx.expect(constant_ints(ctx, shape_t) == list(out.shape),
+                   f"output shape input {constant_ints(ctx, shape_t)} differs from the output's {list(out.shape)}",
+                   shape_t.index)
     ctx.expect(out.shape[0] == inp.shape[0] and out.shape[3] == out_ch and filter_ch == inp.shape[3],
                f"input {list(inp.shape)}, filter {list(weights.shape)} and output {list(out.shape)} do not match",
                weights.index)

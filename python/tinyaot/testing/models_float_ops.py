@@ -194,3 +194,29 @@ def div_exp_rsqrt_float32():
     op("rsqrt", [positive], [2, 3, 8])
     op("rsqrt_signed", [x], [2, 3, 8])
     return mb.build()
+
+
+@test_model("unary_math_float32", targets=False)
+def unary_math_float32():
+    """SIN, COS, LOG, SQRT, SQUARE, ABS, NEG, FLOOR, CEIL and ROUND on inputs stretched to
+    [-100, 100] and on infinities (EXP past overflow): LOG and SQRT of negatives give NaN,
+    LOG of 0 -inf (EXP underflowed), of infinity inf; ROUND also on exact halves (FLOOR(25 x) / 2),
+    where it rounds to even as TFLM. SIN, COS and LOG are the C library's: identical to TFLM
+    on the host."""
+    mb = ModelBuilder()
+    x = mb.input("x", "float32", [2, 3, 8])
+
+    def tensor(name, op_type, inputs, options_type=None, **options):
+        y = mb.tensor(name, "float32", [2, 3, 8])
+        mb.op(op_type, inputs, [y], options_type, **options)
+        return y
+
+    wide = tensor("wide", "MUL", [x, mb.const("twenty_five", np.array([25.0], np.float32))], "MulOptions")
+    huge = tensor("huge", "EXP", [wide])
+    halves = tensor("halves", "MUL", [tensor("steps", "FLOOR", [wide]), mb.const("half", np.array([0.5], np.float32))],
+                    "MulOptions")
+    for op_type, source in (("SIN", wide), ("COS", wide), ("LOG", x), ("LOG", huge), ("SQRT", wide),
+                            ("SQUARE", wide), ("ABS", x), ("NEG", huge), ("FLOOR", x), ("CEIL", wide),
+                            ("ROUND", wide), ("ROUND", halves)):
+        mb.output(tensor(f"{op_type.lower()}{len(mb.tensors)}", op_type, [source]))
+    return mb.build()

@@ -231,3 +231,45 @@ def concat_dtypes():
     i = [mb.input(f"i{k}", "int32", [4, n]) for k, n in enumerate((2, 1))]
     concat(i, "int32", -1, [4, 3])
     return mb.build()
+
+
+@test_model("shape_of")
+def shape_of():
+    """SHAPE of an int8 4-D and a float32 2-D tensor (a build-time constant here), next to
+    a value computed from the same input."""
+    mb = ModelBuilder()
+    x = mb.input("x", "int8", [1, 5, 3, 2], **Q8)
+    mb.op("SHAPE", [x], [_out(mb, "int32", [4])], "ShapeOptions", out_type=2)  # 2: INT32
+    mb.op("RELU", [x], [_out(mb, "int8", [1, 5, 3, 2])])
+    f = mb.input("f", "float32", [7, 3])
+    mb.op("SHAPE", [f], [_out(mb, "int32", [2])], "ShapeOptions", out_type=2)
+    return mb.build()
+
+
+@test_model("fill_broadcast_reverse")
+def fill_broadcast_reverse():
+    """REVERSE_V2 over two adjacent axes, the last axis and the first; BROADCAST_TO up to
+    5-D (int64 shape too); FILL from a constant and from a run-time scalar; ZEROS_LIKE (the
+    stored 0, not the zero point); BROADCAST_ARGS of two constant shapes. int8, int16, int32,
+    float32 where TFLM takes them."""
+    mb = ModelBuilder()
+    x = mb.input("x", "int8", [2, 3, 4], **Q8)
+    h = mb.input("h", "int16", [1, 3, 1, 2], **Q16)
+    i = mb.input("i", "int32", [5, 2])
+    f = mb.input("f", "float32", [3, 1])
+    v = mb.tensor("v", "int8", [], **Q8)  # FILL's run-time scalar
+    mb.op("RESHAPE", [mb.input("v1", "int8", [1], **Q8)], [v])
+    mb.op("REVERSE_V2", [x, _ints(mb, [1, 2])], [_out(mb, "int8", [2, 3, 4])], "ReverseV2Options")
+    mb.op("REVERSE_V2", [f, _ints(mb, [-1])], [_out(mb, "float32", [3, 1])], "ReverseV2Options")
+    mb.op("REVERSE_V2", [i, _ints(mb, [0])], [_out(mb, "int32", [5, 2])], "ReverseV2Options")
+    mb.op("REVERSE_V2", [h, _ints(mb, [2, 1])], [_out(mb, "int16", [1, 3, 1, 2])], "ReverseV2Options")
+    mb.op("BROADCAST_TO", [x, _ints(mb, [2, 2, 3, 4])], [_out(mb, "int8", [2, 2, 3, 4])])
+    mb.op("BROADCAST_TO", [h, mb.const("shape64", np.array([2, 2, 3, 4, 2], np.int64))],
+          [_out(mb, "int16", [2, 2, 3, 4, 2])])
+    mb.op("BROADCAST_TO", [f, _ints(mb, [3, 5])], [_out(mb, "float32", [3, 5])])
+    mb.op("FILL", [_ints(mb, [2, 3]), v], [_out(mb, "int8", [2, 3])])
+    mb.op("FILL", [_ints(mb, [4]), mb.const("two_and_a_half", np.array(2.5, np.float32))], [_out(mb, "float32", [4])])
+    mb.op("ZEROS_LIKE", [x], [_out(mb, "int8", [2, 3, 4])])
+    mb.op("ZEROS_LIKE", [f], [_out(mb, "float32", [3, 1])])
+    mb.op("BROADCAST_ARGS", [_ints(mb, [3, 1, 5]), _ints(mb, [4, 1])], [_out(mb, "int32", [3])])
+    return mb.build()

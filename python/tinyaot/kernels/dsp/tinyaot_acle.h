@@ -15,19 +15,16 @@
 
 #include "tinyaot_common.h"
 
-/* memcpy as a builtin: with -ffreestanding (the bare-metal boards) GCC calls memcpy
-   otherwise, even for 4 bytes. */
-#if defined(__GNUC__) || defined(__clang__)
-#define TINYAOT_MEMCPY __builtin_memcpy
-#else
-#define TINYAOT_MEMCPY memcpy
-#endif
-
-/* 4 bytes from p, any alignment: one LDR on Armv7-M and up (unaligned LDR is allowed there). */
+/* 4 bytes from p, any alignment: one LDR on Armv7-M and up (unaligned LDR is allowed there).
+   The builtin: with -ffreestanding (the firmware's) memcpy would stay a call. */
 static TINYAOT_ALWAYS_INLINE uint32_t tinyaot_load_u32(const void *p)
 {
     uint32_t v;
-    TINYAOT_MEMCPY(&v, p, sizeof v);
+#if defined(__GNUC__) || defined(__clang__)
+    __builtin_memcpy(&v, p, sizeof v);
+#else
+    memcpy(&v, p, sizeof v);
+#endif
     return v;
 }
 
@@ -48,6 +45,18 @@ static TINYAOT_ALWAYS_INLINE uint32_t tinyaot_pkhtb(uint32_t a, uint32_t b, int3
 #include <arm_acle.h>
 
 #define TINYAOT_ACLE_DSP 1
+
+/* The two words at *p (4-byte aligned) into *lo and *hi, *p moved past them: one LDRD with
+   post-increment (GCC splits a 64-bit load whose halves are used apart into two LDRs). */
+static TINYAOT_ALWAYS_INLINE void tinyaot_load2_next(const uint32_t **p, uint32_t *lo, uint32_t *hi)
+{
+    const uint32_t *q = *p;
+    uint32_t a, b;
+    __asm__("ldrd %1, %2, [%0], #8" : "+r"(q), "=r"(a), "=r"(b) : "m"(*(const uint32_t(*)[2])q));
+    *p = q;
+    *lo = a;
+    *hi = b;
+}
 
 /* acc + lo(x) * lo(y) + hi(x) * hi(y), 16-bit signed halves (SMLAD). */
 static TINYAOT_ALWAYS_INLINE int32_t tinyaot_smlad(uint32_t x, uint32_t y, int32_t acc)
@@ -83,8 +92,8 @@ static TINYAOT_ALWAYS_INLINE uint32_t tinyaot_sxtb16(uint32_t x)
     return __sxtb16(x);
 }
 
-/* Bytes 1 and 3 of x, each sign-extended to a 16-bit half (SXTB16 with ROR #8): in assembly, as
-   GCC 12's <arm_acle.h> has no __ror and does not fold a rotate into __sxtb16 (two instructions). */
+/* Bytes 1 and 3 of x, each sign-extended to a 16-bit half: SXTB16 with ROR #8, one instruction
+   (GCC 12's <arm_acle.h> has no __ror, and builds __sxtb16 of a rotate from two). */
 static TINYAOT_ALWAYS_INLINE uint32_t tinyaot_sxtb16_ror8(uint32_t x)
 {
     uint32_t r;
@@ -111,6 +120,13 @@ static TINYAOT_ALWAYS_INLINE uint32_t tinyaot_qadd16(uint32_t a, uint32_t b)
 #else
 
 #define TINYAOT_ACLE_DSP 0
+
+static TINYAOT_ALWAYS_INLINE void tinyaot_load2_next(const uint32_t **p, uint32_t *lo, uint32_t *hi)
+{
+    *lo = (*p)[0];
+    *hi = (*p)[1];
+    *p += 2;
+}
 
 static TINYAOT_ALWAYS_INLINE int32_t tinyaot_half_lo(uint32_t x)
 {

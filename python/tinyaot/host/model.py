@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from tinyaot import cmsis_nn_host
+from tinyaot.host import cmsis_nn as cmsis_nn_host
 from tinyaot.errors import TinyAotError
 
 WARNING_FLAGS = ["-std=c99", "-Wall", "-Wextra", "-Werror"]

@@ -43,7 +43,7 @@ import sys
 from pathlib import Path
 
 from tinyaot import harness
-from tinyaot.harness.build import REPO
+from tinyaot.harness.build import REPO, failure_reason
 
 SHARED_MODELS = REPO.parent / "shared" / "models"
 
@@ -62,20 +62,6 @@ def model_name(path):
     e.g. pretrainedResnet_quant.tflite -> pretrainedresnet_quant."""
     name = re.sub(r"[^a-z0-9_]", "_", Path(path).stem.lower())
     return name if re.match(r"[a-z_]", name) else "_" + name
-
-
-def failure_reason(log):
-    """The lines of a build log that say what went wrong (generator, compiler and
-    CMake errors, with CMake's indented message, the linker's overflow), not ninja's closing line."""
-    lines = log.strip().splitlines()
-    picked = []
-    for i, line in enumerate(lines):
-        if line.startswith("CMake Error"):
-            picked.append(line.strip())
-            picked += [l.strip() for l in lines[i + 1:i + 6] if l.startswith("  ") and l.strip()]
-        elif re.search(r"\berror\b|overflow|undefined reference", line, re.I) and not line.startswith("ninja:"):
-            picked.append(re.sub(r"^\S*/ld: ", "ld: ", line.strip()))
-    return " | ".join(dict.fromkeys(picked)) if picked else lines[-1]
 
 
 VARIANTS = ("tinyaot-portable", "tinyaot-cmsis-nn", "tflm-reference", "tflm-cmsis-nn")
@@ -225,7 +211,8 @@ def format_table(rows, notes=()):
     if any(r.get("inputs_in_arena") and r["status"] == "ok" for r in rows):
         lines.append("* tinyaot with its inputs placed in the arena (--inputs-in-arena) to fit")
     if any(r.get("float32") and r["status"] == "ok" for r in rows):
-        lines.append("f float32 I/O: on the QEMU Cortex-M0/M3 (no FPU) float arithmetic is libgcc's soft-float")
+        lines.append("f float32 I/O: libgcc's soft-float on the Cortex-M0/M3 (no FPU); on the MPS2 boards the FPU,"
+                     " hard float with -ffp-contract=off (TFLM built the same)")
     lines.append(f"x: ratio to {BASELINE} on the same board (flash, RAM, instructions)")
     if any("arena_x" in r for r in rows):
         lines.append("as arena: model RAM counted as TFLM counts its arena (tinyaot with its inputs in the arena);"
@@ -266,7 +253,7 @@ def main(argv=None):
     parser.add_argument("--build-root", default=str(harness.build.DEFAULT_BUILD_ROOT))
     parser.add_argument("--shared-arena", metavar="GROUP",
                         help="the models (two or more) in one firmware sharing one arena: the group's RAM next to "
-                             "separate arenas', alternating runs against TFLM (tinyaot.bench_group)")
+                             "separate arenas', alternating runs against TFLM (tinyaot.measure.shared_arena)")
     args = parser.parse_args(argv)
     if args.shared_arena and len(args.models) < 2:
         parser.error("--shared-arena needs two or more models")
@@ -279,7 +266,7 @@ def main(argv=None):
         models = default_models(args.build_root)
     boards = args.board or harness.boards()
     if args.shared_arena:
-        from tinyaot.bench_group import run
+        from tinyaot.measure.shared_arena import run
         rows, status = run(args.shared_arena, models, boards, args.calls, args.seed, args.build_root)
         if args.json:
             Path(args.json).write_text(json.dumps(rows, indent=2) + "\n")

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from tinyaot import harness
 from tinyaot.backends import KERNEL_BACKENDS
-from tinyaot.bench import model_name
+from tinyaot.measure.bench import model_name
 from tinyaot.codegen.emit import step_title
 
 
@@ -48,8 +48,8 @@ def profile_model(path, name, board, kernels="portable", seed=0, serial_port=Non
         inputs_in_arena = True  # less RAM: the inputs inside the arena, as bench does
         fw = harness.build_firmware(board, model=path, name=name, kernels=kernels, profile=True,
                                     inputs_in_arena=True)
-    plan = fw.model_json()
-    cpu = {"cpu": plan["cpu"]} if plan.get("cpu") else {}  # the core, where the firmware's code depends on it
+    # The firmware's own options: the core decides the cmsis-nn backend's kernels (its plan names it).
+    cpu = {"cpu": fw.model_json()["cpu"]} if fw.model_json().get("cpu") else {}
     model = compile_model(path, Options(name, inputs_in_arena=inputs_in_arena, kernels=kernels, **cpu))
     with harness.open_device(fw, serial_port=serial_port, flash_command=flash_command, run_timeout=300) as dev:
         mismatches, figures = dev.compare_with_tflm(path, calls=1, seed=seed)

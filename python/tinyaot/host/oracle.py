@@ -60,7 +60,7 @@ def compare_with_tflm(model_path, run_candidate, input_specs, calls=20, seed=0, 
 def run_in_child(script, *args, timeout):
     """`python -c script args...` with this tinyaot importable (for tflm_interpreter): TFLM
     prints on the C stderr and can abort, which a child process contains."""
-    package_dir = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    package_dir = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # python/
     path = os.pathsep.join(p for p in (package_dir, os.environ.get("PYTHONPATH")) if p)
     return subprocess.run([sys.executable, "-c", script, *map(str, args)], capture_output=True, timeout=timeout,
                           env={**os.environ, "PYTHONPATH": path})
@@ -68,7 +68,7 @@ def run_in_child(script, *args, timeout):
 
 _USAGE_SCRIPT = """
 import sys
-from tinyaot.oracle import tflm_interpreter
+from tinyaot.host.oracle import tflm_interpreter
 tflm_interpreter(sys.argv[1]).print_allocations()
 """
 

@@ -14,7 +14,8 @@ import sys
 import numpy as np
 
 from tinyaot import harness
-from tinyaot.oracle import compare_with_tflm, random_inputs
+from tinyaot.harness.build import failure_reason
+from tinyaot.host.oracle import compare_with_tflm, random_inputs
 
 
 def alternating_mismatches(dev, paths, calls, seed):
@@ -44,7 +45,6 @@ def alternating_mismatches(dev, paths, calls, seed):
 
 
 def bench_group(board, group, models, calls, seed, build_root):
-    from tinyaot.bench import failure_reason
     names, paths = list(models), list(models.values())
     row = {"board": board, "group": group, "models": names, "status": "ok"}
     built, unfit = {}, {}
