@@ -10,19 +10,12 @@ up), input zero points at both ends of the int8 range,
 multipliers 4 and 8 on windows too large for tinyaot_depthwise_mult_s8 (the general
 kernel's shared-input blocks), and a weight sum beyond int16 (no fold: the plain bias)."""
 
-import subprocess
-import sys
-from pathlib import Path
-
 import numpy as np
 
-from test_codegen import sanitizer_env
-from test_depthwise_mult import SCRIPT, _kernels
+from test_depthwise_mult import _kernels, check_all_sanitized
 from tinyaot.modelbuilder import ModelBuilder
 from tinyaot.ops.conv import PADDING_SAME as SAME, PADDING_VALID as VALID, _depthwise_bias, out_size
 from tinyaot.testing.models_conv import RELU, RELU6, depthwise
-
-ROOT = Path(__file__).resolve().parents[2]
 
 # input [b, h, w, c], filter, options (padding, stride, dilation, act, per_channel), input zero point, multiplier
 CASES = [
@@ -85,12 +78,4 @@ def test_weight_sums_pack_two_to_a_word_unless_one_leaves_int16():
 
 
 def test_border_windows_match_tflm_under_sanitizers(tmp_path):
-    paths = []
-    for case in range(len(CASES)):
-        (tmp_path / str(case)).mkdir()
-        path = tmp_path / str(case) / "m.tflite"
-        path.write_bytes(_model(case))
-        paths.append(str(path))
-    script = SCRIPT.format(python=str(ROOT / "python"), tests=str(ROOT / "tests"), paths=paths)
-    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=sanitizer_env())
-    assert "SANITIZED-OK" in result.stdout, f"{result.stdout}\n{result.stderr[-4000:]}"
+    check_all_sanitized(tmp_path, {case: _model(case) for case in range(len(CASES))})

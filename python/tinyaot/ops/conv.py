@@ -11,7 +11,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from tinyaot.ops import float32, overlap, s16
+from tinyaot.ops import conv_dsp, depthwise_dsp, float32, overlap, s16
 from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, TensorRef, optional_ref
 from tinyaot.quant import fold_input_offset, per_channel_multipliers, wrap_int32
 
@@ -143,14 +143,14 @@ def _check_io(ctx):
 
 
 def _conv_call(ctx, kernel, ctype, inp, weights, bias, out, own_fields, fold_axis=None, plain_too=False,
-               bias_table=None, instances=()):
+               bias_table=None, instances=(), filter_table=None, header=None):
     """The parameters and call CONV_2D and DEPTHWISE_CONV_2D share: sizes, window
     geometry and quantization around the kernel's `own_fields` (both filter
     layouts keep height and width on axes 1 and 2). With `fold_axis` (the output
     channel axis of the filter) the kernel takes the bias with the input offset
     folded in (see fold_input_offset), never NULL; with `plain_too` followed by
-    the plain bias (zeros without one); `bias_table`: a table of the kernel's own
-    making instead (a ParamArray)."""
+    the plain bias (zeros without one); `bias_table`, `filter_table`: tables of the
+    kernel's own making instead (ParamArrays); `header`: the kernel's, if not <kernel>.h."""
     geometry = window_geometry(ctx, inp, out, weights.shape[1], weights.shape[2])
     quant, multipliers, shifts = _quant_fields(ctx, inp, weights, out)
     params = ParamStruct(ctype, {
@@ -171,7 +171,9 @@ def _conv_call(ctx, kernel, ctype, inp, weights, bias, out, own_fields, fold_axi
         bias_arg = optional_ref(bias)
     overlaps = (overlap.depthwise(inp, out, geometry, own_fields["depth_multiplier"])
                 if "depth_multiplier" in own_fields else overlap.convolution(inp, out, geometry))
-    if "groups" in own_fields:  # CONV_2D: filters re-laid out for tinyaot_conv2d_s8
+    if filter_table is not None:
+        filter_arg = filter_table
+    elif "groups" in own_fields:  # CONV_2D: filters re-laid out for tinyaot_conv2d_s8
         filter_arg = ParamArray("int8_t", _blocks_of_4(weights.data, own_fields["groups"]), True)
     elif kernel == "tinyaot_depthwise_mult_s8":
         filter_arg = ParamArray("uint8_t", depthwise_mult_filter(weights.data, own_fields["depth_multiplier"]), True)
@@ -179,7 +181,7 @@ def _conv_call(ctx, kernel, ctype, inp, weights, bias, out, own_fields, fold_axi
         filter_arg = TensorRef(weights.index)
     return [KernelCall(kernel, [
         params, multipliers, shifts, TensorRef(inp.index), filter_arg, bias_arg, TensorRef(out.index),
-    ], overlaps=overlaps, instances=list(instances))]
+    ], overlaps=overlaps, instances=list(instances), header=header)]
 
 
 def _conv_1x1_call(ctx, inp, weights, bias, out):
@@ -256,16 +258,26 @@ def lower_conv(ctx):
         return _conv_1x1_call(ctx, inp, weights, bias, out)
     if in_ch == 1 and depthwise_mult_fits(weights):
         return _conv_one_channel_call(ctx, inp, weights, bias, out)
+    if ctx.arch == "dsp" and groups == 1 and conv_dsp.gather_fits(weights):
+        return _conv_call(ctx, "tinyaot_conv2d_gather_s8_dsp", "struct tinyaot_conv2d_params", inp, weights, bias,
+                          out, {"filter_ch": filter_ch, "groups": 1, "filters_per_group": out_ch, "output_ch": out_ch,
+                                "pair4": "NULL"}, fold_axis=0,
+                          filter_table=ParamArray("int8_t", conv_dsp.gather_filter(weights.data), True),
+                          header="tinyaot_conv2d_gather_s8_dsp.h")
     # The pairs' loop for this distance between a pair's inputs (tinyaot_conv2d_s8.h), the
-    # general one for distances below 4; optimising for size, none: one pixel at a time.
+    # general one for distances below 4; on DSP cores the loop of that level (kernels/dsp/);
+    # optimising for size, none: one pixel at a time.
     pixel_step = ctx.op.options.get("stride_w", 1) * in_ch
-    pair4, instances = (pixel_step, [f"TINYAOT_CONV2D_PAIR4_STEP({pixel_step})"]) if pixel_step >= 4 else ("any", [])
+    level = "_DSP" if ctx.arch == "dsp" else ""
+    pair4, instances = ((pixel_step, [f"TINYAOT_CONV2D_PAIR4{level}_STEP({pixel_step})"]) if pixel_step >= 4
+                        else ("any", []))
     if ctx.optimize == "size":
-        pair4, instances = None, []
+        pair4, instances, level = None, [], ""
     return _conv_call(ctx, "tinyaot_conv2d_s8", "struct tinyaot_conv2d_params", inp, weights, bias, out, {
         "filter_ch": filter_ch, "groups": groups, "filters_per_group": out_ch // groups, "output_ch": out_ch,
-        "pair4": "NULL" if pair4 is None else f"TINYAOT_CONV2D_PAIR4({pair4})",
-    }, fold_axis=0, plain_too=True, instances=instances)
+        "pair4": "NULL" if pair4 is None else f"TINYAOT_CONV2D_PAIR4{level}({pair4})",
+    }, fold_axis=0, plain_too=True, instances=instances,
+        header="tinyaot_conv2d_s8_dsp.h" if level else None)
 
 
 def lower_depthwise(ctx):
@@ -288,9 +300,16 @@ def lower_depthwise(ctx):
         return s16.depthwise(ctx, inp, weights, bias, out, window_geometry(ctx, inp, out, *weights.shape[1:3]),
                              multiplier)
     _check_bias(ctx, bias, out_ch)
+    if multiplier > 1 and ctx.arch == "dsp" and depthwise_dsp.mult_fits(inp, weights):
+        return _depthwise_mult_dsp_call(ctx, inp, weights, bias, out)
     if multiplier > 1 and depthwise_mult_fits(weights):
         return _conv_call(ctx, "tinyaot_depthwise_mult_s8", "struct tinyaot_depthwise_conv2d_params",
                           inp, weights, bias, out, {"depth_multiplier": multiplier}, fold_axis=3, plain_too=True)
+    if ctx.arch == "dsp" and depthwise_dsp.fits(ctx, weights, inp, multiplier):
+        return _conv_call(ctx, "tinyaot_depthwise_conv2d_s8_dsp", "struct tinyaot_depthwise_conv2d_params", inp,
+                          weights, bias, out, {"depth_multiplier": 1, "packed_sums": 0}, fold_axis=3,
+                          filter_table=ParamArray("int8_t", depthwise_dsp.filter_groups(weights.data), True),
+                          header="tinyaot_depthwise_conv2d_s8_dsp.h")
     table, packed_sums = _depthwise_bias(bias, weights.data, -inp.zero_point)
     return _conv_call(ctx, "tinyaot_depthwise_conv2d_s8", "struct tinyaot_depthwise_conv2d_params", inp, weights,
                       bias, out, {"depth_multiplier": multiplier, "packed_sums": packed_sums}, bias_table=table)
@@ -330,8 +349,20 @@ def _conv_one_channel_call(ctx, inp, weights, bias, out):
     and declares that kernel's overlap (overlap.depthwise, by _conv_call)."""
     data = np.transpose(weights.data, (3, 1, 2, 0))
     as_depthwise = replace(weights, shape=data.shape, data=data, quant=replace(weights.quant, axis=3))
+    if ctx.arch == "dsp" and depthwise_dsp.mult_fits(inp, as_depthwise):
+        return _depthwise_mult_dsp_call(ctx, inp, as_depthwise, bias, out)
     return _conv_call(ctx, "tinyaot_depthwise_mult_s8", "struct tinyaot_depthwise_conv2d_params", inp, as_depthwise,
                       bias, out, {"depth_multiplier": out.shape[3]}, fold_axis=3, plain_too=True)
+
+
+def _depthwise_mult_dsp_call(ctx, inp, weights, bias, out):
+    """A one-channel input on cores with the DSP extension: tinyaot_depthwise_mult_s8_dsp, its
+    own filter layout, the input offset folded into the bias; the depthwise overlap (its
+    pixels' outputs are written after their whole window is read)."""
+    return _conv_call(ctx, "tinyaot_depthwise_mult_s8_dsp", "struct tinyaot_depthwise_conv2d_params", inp, weights,
+                      bias, out, {"depth_multiplier": out.shape[3], "packed_sums": 0}, fold_axis=3,
+                      filter_table=ParamArray("int8_t", depthwise_dsp.mult_filter(weights.data), True),
+                      header="tinyaot_depthwise_mult_s8_dsp.h")
 
 
 def depthwise_mult_filter(weights, multiplier):

@@ -28,6 +28,19 @@ static TINYAOT_ALWAYS_INLINE uint32_t tinyaot_load_u32(const void *p)
     return v;
 }
 
+/* Low half of a, high half of b << sh (PKHBT); high half of a, low half of b >> sh (PKHTB,
+   arithmetic); sh a constant. In C on every core: GCC 12's <arm_acle.h> has no __pkhbt, and
+   GCC builds the one instruction from these. */
+static TINYAOT_ALWAYS_INLINE uint32_t tinyaot_pkhbt(uint32_t a, uint32_t b, int32_t sh)
+{
+    return (a & 0xFFFFu) | ((b << sh) & 0xFFFF0000u);
+}
+
+static TINYAOT_ALWAYS_INLINE uint32_t tinyaot_pkhtb(uint32_t a, uint32_t b, int32_t sh)
+{
+    return (a & 0xFFFF0000u) | ((uint32_t)((int32_t)b >> sh) & 0xFFFFu);
+}
+
 #if defined(__ARM_FEATURE_DSP) && (__ARM_FEATURE_DSP == 1)
 #include <arm_acle.h>
 
@@ -49,6 +62,28 @@ static TINYAOT_ALWAYS_INLINE void tinyaot_load2_next(const uint32_t **p, uint32_
 static TINYAOT_ALWAYS_INLINE int32_t tinyaot_smlad(uint32_t x, uint32_t y, int32_t acc)
 {
     return __smlad(x, y, acc);
+}
+
+/* acc + lo(x) * lo(y) (SMLABB); acc + hi(x) * hi(y) (SMLATT): 16-bit signed halves. */
+static TINYAOT_ALWAYS_INLINE int32_t tinyaot_smlabb(uint32_t x, uint32_t y, int32_t acc)
+{
+    return __smlabb((int32_t)x, (int32_t)y, acc);
+}
+
+static TINYAOT_ALWAYS_INLINE int32_t tinyaot_smlatt(uint32_t x, uint32_t y, int32_t acc)
+{
+    return __smlatt((int32_t)x, (int32_t)y, acc);
+}
+
+/* acc + hi(x) * lo(y) (SMLATB); acc + lo(x) * hi(y) (SMLABT). */
+static TINYAOT_ALWAYS_INLINE int32_t tinyaot_smlatb(uint32_t x, uint32_t y, int32_t acc)
+{
+    return __smlatb((int32_t)x, (int32_t)y, acc);
+}
+
+static TINYAOT_ALWAYS_INLINE int32_t tinyaot_smlabt(uint32_t x, uint32_t y, int32_t acc)
+{
+    return __smlabt((int32_t)x, (int32_t)y, acc);
 }
 
 /* Bytes 0 and 2 of x, each sign-extended to a 16-bit half (SXTB16). */
@@ -78,10 +113,6 @@ static TINYAOT_ALWAYS_INLINE uint32_t tinyaot_qadd16(uint32_t a, uint32_t b)
     return __qadd16(a, b);
 }
 
-/* Low half of a, high half of b << sh (PKHBT); high half of a, low half of b >> sh (PKHTB, arithmetic).
-   sh must be a constant. */
-#define tinyaot_pkhbt(a, b, sh) ((uint32_t)__pkhbt((a), (b), (sh)))
-#define tinyaot_pkhtb(a, b, sh) ((uint32_t)__pkhtb((a), (b), (sh)))
 
 /* x saturated to a signed n-bit value (SSAT); n must be a constant. */
 #define tinyaot_ssat(x, n) __ssat((x), (n))
@@ -120,6 +151,26 @@ static TINYAOT_ALWAYS_INLINE int32_t tinyaot_smlad(uint32_t x, uint32_t y, int32
     return (int32_t)((uint32_t)acc + lo + hi);
 }
 
+static TINYAOT_ALWAYS_INLINE int32_t tinyaot_smlabb(uint32_t x, uint32_t y, int32_t acc)
+{
+    return (int32_t)((uint32_t)acc + (uint32_t)(tinyaot_half_lo(x) * tinyaot_half_lo(y)));
+}
+
+static TINYAOT_ALWAYS_INLINE int32_t tinyaot_smlatt(uint32_t x, uint32_t y, int32_t acc)
+{
+    return (int32_t)((uint32_t)acc + (uint32_t)(tinyaot_half_hi(x) * tinyaot_half_hi(y)));
+}
+
+static TINYAOT_ALWAYS_INLINE int32_t tinyaot_smlatb(uint32_t x, uint32_t y, int32_t acc)
+{
+    return (int32_t)((uint32_t)acc + (uint32_t)(tinyaot_half_hi(x) * tinyaot_half_lo(y)));
+}
+
+static TINYAOT_ALWAYS_INLINE int32_t tinyaot_smlabt(uint32_t x, uint32_t y, int32_t acc)
+{
+    return (int32_t)((uint32_t)acc + (uint32_t)(tinyaot_half_lo(x) * tinyaot_half_hi(y)));
+}
+
 static TINYAOT_ALWAYS_INLINE uint32_t tinyaot_sxtb16(uint32_t x)
 {
     return tinyaot_halves((int8_t)(x & 0xFFu), (int8_t)((x >> 16) & 0xFFu));
@@ -140,16 +191,6 @@ static TINYAOT_ALWAYS_INLINE uint32_t tinyaot_qadd16(uint32_t a, uint32_t b)
 {
     return tinyaot_halves(tinyaot_clamp_i32(tinyaot_half_lo(a) + tinyaot_half_lo(b), -32768, 32767),
                           tinyaot_clamp_i32(tinyaot_half_hi(a) + tinyaot_half_hi(b), -32768, 32767));
-}
-
-static TINYAOT_ALWAYS_INLINE uint32_t tinyaot_pkhbt(uint32_t a, uint32_t b, int32_t sh)
-{
-    return (a & 0xFFFFu) | ((b << sh) & 0xFFFF0000u);
-}
-
-static TINYAOT_ALWAYS_INLINE uint32_t tinyaot_pkhtb(uint32_t a, uint32_t b, int32_t sh)
-{
-    return (a & 0xFFFF0000u) | ((uint32_t)((int32_t)b >> sh) & 0xFFFFu);
 }
 
 static TINYAOT_ALWAYS_INLINE int32_t tinyaot_ssat(int32_t x, int32_t n)
