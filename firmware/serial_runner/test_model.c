@@ -20,7 +20,7 @@
 #define TEST_HANG 4
 #define TEST_SPIN 5
 
-/* 12e6 iterations of subs + bne: more than 2^24 SysTick ticks on both boards. */
+/* 12e6 iterations of subs + bne: more than 2^24 SysTick ticks on every board. */
 #define TEST_SPIN_ITERATIONS 12000000u
 
 static int32_t test_run(void *const *inputs, void *const *outputs)

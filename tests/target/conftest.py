@@ -7,6 +7,7 @@ for them are skipped, with the reason, when it does not).
 """
 
 import importlib.util
+import os
 from pathlib import Path
 
 import pytest
@@ -31,11 +32,32 @@ from tinyaot import harness  # noqa: E402
 
 OWN_MODELS_DIR = harness.build.DEFAULT_BUILD_ROOT / "models"
 
+# The boards every test and model runs on. The others (the MPS2 boards: Cortex-M4, M7,
+# M33) compile the same C with DSP and FPU code paths: by default they run the harness
+# checks and SAMPLE_MODELS only, keeping the lane's time; the whole matrix runs on them
+# with TINYAOT_TARGET_ALL_BOARDS=1, or on the boards --board names.
+FULL_MATRIX_BOARDS = ("qemu_cortex_m0", "qemu_cortex_m3")
+ALL_BOARDS_ENV = "TINYAOT_TARGET_ALL_BOARDS"
+# The sample, per board and backend. On the M4, models that together reach every kernel
+# with a DSP or FPU path: portable convolutions (general, 1x1, pixel pairs), depthwise
+# (multipliers, pixel pairs), fully connected, ADD (residual bands), pools and softmax in
+# int8, the DS-CNN's float32 and 16x8 forms and the float32 operators' sample; CMSIS-NN's
+# convolution, 1x1, depthwise, fully connected, ADD, pool and softmax calls. On the M7 and
+# M33 (the same C for another core): the DS-CNN in int8 and float32, portable kernels.
+M4_PORTABLE = ("ds_cnn_kws", "conv_1x1_depths", "conv_pixel_pairs", "depthwise_multipliers",
+               "depthwise_pixel_pairs", "fc_batched_per_channel_relu6", "residual_u_first_remainder",
+               "pooling", "ds_cnn_kws_float32", "ds_cnn_kws_16x8", "float32_ops_sample")
+M4_CMSIS_NN = ("ds_cnn_kws", "conv_1x1_depths", "depthwise_multipliers", "residual_u_first_remainder", "pooling")
+CORE_PORTABLE = ("ds_cnn_kws", "ds_cnn_kws_float32")
+SAMPLE_MODELS = {"mps2_an386": {"portable": M4_PORTABLE, "cmsis-nn": M4_CMSIS_NN},
+                 "mps2_an500": {"portable": CORE_PORTABLE}, "mps2_an505": {"portable": CORE_PORTABLE}}
+
 
 def pytest_addoption(parser):
     group = parser.getgroup("tinyaot target")
     group.addoption("--board", action="append", default=[],
-                    help=f"board(s) to test (default: all of {', '.join(harness.boards())})")
+                    help=f"board(s) to test, every model on each (default: {', '.join(FULL_MATRIX_BOARDS)},"
+                         f" and a sample on the others; all of them with {ALL_BOARDS_ENV}=1)")
     group.addoption("--serial-port", default=None,
                     help="use a real board on this serial port instead of QEMU")
     group.addoption("--flash-command", default=None,
@@ -45,7 +67,18 @@ def pytest_addoption(parser):
 
 
 def selected_boards(config):
-    return config.getoption("--board") or harness.boards()
+    """The boards the whole matrix runs on."""
+    if config.getoption("--board"):
+        return config.getoption("--board")
+    if os.environ.get(ALL_BOARDS_ENV) == "1":
+        return harness.boards()
+    return [b for b in harness.boards() if b in FULL_MATRIX_BOARDS]
+
+
+def sampled_boards(config):
+    """The boards that run the harness checks and SAMPLE_MODELS only."""
+    full = selected_boards(config)
+    return [] if config.getoption("--board") else [b for b in harness.boards() if b not in full]
 
 
 def own_models():
@@ -62,13 +95,23 @@ def model_params(config):
     return [(n, p) for n, p in params if not wanted or n in wanted]
 
 
+# (board, model name, path) fixtures: every model on the full-matrix boards, and on the
+# sampled boards the sample of this backend (None: none, what does not depend on the core).
+MODEL_FIXTURES = {"target_model": "portable", "cmsis_nn_target_model": "cmsis-nn", "full_matrix_model": None}
+
+
 def pytest_generate_tests(metafunc):
-    if "target_model" in metafunc.fixturenames:
-        from tinyaot.testing import catalog
-        boards = selected_boards(metafunc.config)
-        params = [pytest.param((b, n, p), id=f"{b}-{n}")
-                  for n, p in model_params(metafunc.config) for b in boards if catalog.runs_on(n, b)]
-        metafunc.parametrize("target_model", params)
+    from tinyaot.testing import catalog
+    for fixture, backend in MODEL_FIXTURES.items():
+        if fixture not in metafunc.fixturenames:
+            continue
+        models = model_params(metafunc.config)
+        pairs = [(b, n, p) for n, p in models for b in selected_boards(metafunc.config)]
+        if backend:
+            pairs += [(b, n, p) for b in sampled_boards(metafunc.config) for n, p in models
+                      if n in SAMPLE_MODELS.get(b, {}).get(backend, ())]
+        metafunc.parametrize(fixture, [pytest.param(t, id=f"{t[0]}-{t[1]}") for t in pairs
+                                       if catalog.runs_on(t[1], t[0])])
 
 
 class Target:
@@ -109,3 +152,8 @@ def target(request):
 @pytest.fixture(scope="session")
 def boards(request):
     return selected_boards(request.config)
+
+
+@pytest.fixture(scope="session")
+def sampled(request):
+    return sampled_boards(request.config)

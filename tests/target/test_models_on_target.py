@@ -1,4 +1,5 @@
-"""Every model, on every board: bit-exact against TFLite Micro over the serial runner."""
+"""Every model on every board (a sample on the MPS2 boards unless TINYAOT_TARGET_ALL_BOARDS=1):
+bit-exact against TFLite Micro over the serial runner."""
 
 import re
 
@@ -76,9 +77,9 @@ def test_bit_exact(target, target_model):
         assert min(f.cycles for f in figures) > 0
 
 
-def test_bit_exact_with_cmsis_nn(target, target_model, cmsis_nn):
+def test_bit_exact_with_cmsis_nn(target, cmsis_nn_target_model, cmsis_nn):
     """The same with Arm's CMSIS-NN kernels (built for the board's core) where they apply."""
-    board, name, path = target_model
+    board, name, path = cmsis_nn_target_model
     if name in catalog.FORMS:
         pytest.skip("a float32 or 16x8 form: CMSIS-NN takes int8 only, the portable run covers it")
     path = path or shared_model(name)
@@ -148,10 +149,11 @@ def test_mobilenet_96x96x3_inputs_in_arena_on_m3(target, own_model):
         check_against_tflm(dev, path, 1, SEED, reset_between=True)
 
 
-def test_bit_exact_with_weights_blob(target, target_model):
-    """--weights blob, every model on every board: the blob linked into its own section,
-    bound at start, bit-exact with TFLM (2 calls: test_bit_exact runs the same code at length)."""
-    board, name, path = target_model
+def test_bit_exact_with_weights_blob(target, full_matrix_model):
+    """--weights blob, every model on the full-matrix boards: the blob linked into its own
+    section, bound at start, bit-exact with TFLM (2 calls: test_bit_exact runs the same code
+    at length; where the weights live does not depend on the core)."""
+    board, name, path = full_matrix_model
     if name in catalog.FORMS and not name.startswith("mini_mobilenet_"):
         pytest.skip("a float32 or 16x8 form: a blob holds any dtype's weights as bytes; the mini MobileNet's "
                     "forms check float32 and 16x8 blobs, test_bit_exact the rest")
