@@ -234,7 +234,7 @@ def test_link_overflow_names_the_model_and_inputs_in_arena(zephyr, tmp_path):
     model = _big_model(tmp_path / "big.tflite", 176)
     _, log = zephyr.build("serial_inference", "qemu_cortex_m0", "big",
                           [f"TINYAOT_MODEL={model}"], check=False)
-    overflow = re.search(r"region `(S?RAM)' overflowed by (\d+) bytes", log)
+    overflow = re.search(r"region `(RAM)' overflowed by (\d+) bytes", log)
     assert overflow, "expected the link to overflow RAM; log:\n" + log[-3000:]
     assert (f"tinyaot: the link overflowed {overflow.group(1)} of qemu_cortex_m0 by "
             f"{overflow.group(2)} B; the app's models need: big arena 11264 + state 0 (+ 3520 B "
