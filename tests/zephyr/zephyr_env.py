@@ -22,9 +22,10 @@ BOARDS = {
     "qemu_cortex_m3": ["-cpu", "cortex-m3", "-machine", "lm3s6965evb"],
 }
 
-ENABLE_HINT = ("set ZEPHYR_BASE to a Zephyr tree, 2.5.0 to 3.5.0 (west init -l tinyaot && "
-               "west update, then ZEPHYR_BASE=<workspace>/zephyr; DEVELOPERS.md), and "
-               "ZEPHYR_TOOLCHAIN_VARIANT or an arm-none-eabi-gcc on PATH")
+ENABLE_HINT = ("set ZEPHYR_BASE to a Zephyr tree, 3.5.0 or 4.0.0 (west init -l tinyaot && "
+               "west update from west.yml, then ZEPHYR_BASE=<workspace>/zephyr; README, Two "
+               "ways in), or put Zephyr 4.0's workspace archive in ../shared/zephyr for "
+               "scripts/test.sh; and ZEPHYR_TOOLCHAIN_VARIANT or an arm-none-eabi-gcc on PATH")
 
 # Python modules this lane needs in the interpreter running it (which also
 # builds Zephyr and runs the generator): module -> pip package.
@@ -84,16 +85,13 @@ class ZephyrEnv:
                 self.env["GNUARMEMB_TOOLCHAIN_PATH"] = str(Path(gcc).resolve().parent.parent)
         # Zephyr finds its modules through west; when this checkout is not one
         # of the workspace's projects, name it explicitly.
-        self.extra = []
-        if REPO.resolve() not in _west_projects(base):
-            self.extra.append(f"-DZEPHYR_EXTRA_MODULES={REPO}")
+        self.in_workspace = REPO.resolve() in _west_projects(base)
+        self.extra = [] if self.in_workspace else [f"-DZEPHYR_EXTRA_MODULES={REPO}"]
         version = (base / "VERSION").read_text()
         self.version = ".".join(re.search(rf"{k} = (\d+)", version).group(1)
                                 for k in ("VERSION_MAJOR", "VERSION_MINOR", "PATCHLEVEL"))
-        # Zephyr builds with this interpreter, the one whose packages were checked
-        # (2.5 reads PYTHON_PREFER, 3.x Python3_EXECUTABLE).
-        py_var = "PYTHON_PREFER" if int(self.version.split(".")[0]) < 3 else "Python3_EXECUTABLE"
-        self.extra.append(f"-D{py_var}={sys.executable}")
+        # Zephyr builds with this interpreter, the one whose packages were checked.
+        self.extra.append(f"-DPython3_EXECUTABLE={sys.executable}")
         # One build folder per Zephyr tree: a build made with another ZEPHYR_BASE
         # must never be reused (its binaries would pass for this tree's).
         tree = hashlib.sha1(str(base.resolve()).encode()).hexdigest()[:8]
@@ -141,12 +139,11 @@ def _tail(text, n=30):
     return "\n".join(lines[-n:])
 
 
-# The RAM region is "SRAM" on Zephyr 2.5 and "RAM" on 3.x.
-_REGION_RE = re.compile(r"^\s*(FLASH|SRAM|RAM):\s+(\d+) B\s+(\d+) (KB|MB|B)", re.M)
+_REGION_RE = re.compile(r"^\s*(FLASH|RAM):\s+(\d+) B\s+(\d+) (KB|MB|B)", re.M)
 
 
 def memory_regions(build_dir, log):
-    """{'FLASH': used bytes, 'SRAM': used bytes} from the linker's "Memory region"
+    """{'FLASH': used bytes, 'RAM': used bytes} from the linker's "Memory region"
     table; kept in the build dir, as a no-op rebuild prints no table."""
     saved = build_dir / "tinyaot_memory.txt"
     found = {m.group(1): int(m.group(2)) for m in _REGION_RE.finditer(log)}

@@ -1,0 +1,92 @@
+"""Twister on the samples with the README's own command, on both QEMU boards.
+
+    ZEPHYR_BASE=<ws>/zephyr pytest tests/zephyr/test_twister.py
+
+Every configuration of samples/*/sample.yaml must pass, or be built only where
+its sample.yaml says so. The CMSIS-NN variant runs when a CMSIS-NN v7 tree is
+at hand (TINYAOT_CMSIS_NN_DIR, else ../shared/third_party/CMSIS-NN) and must be
+filtered out, not fail, without one (checked by hand on 4.0: "1 configurations
+filtered (0 by static filter, 1 at runtime)").
+"""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from zephyr_env import REPO, lane_skip_reason
+
+if lane_skip_reason():
+    pytest.skip(lane_skip_reason(), allow_module_level=True)
+
+from tinyaot.harness.build import cmsis_nn_dir  # noqa: E402
+
+# Scenario -> Twister's status on each board, from the samples' sample.yaml.
+EXPECTED = {
+    "sample.tinyaot.hello_world": "passed",
+    "sample.tinyaot.shared_arena": "passed",
+    "sample.tinyaot.weights_blob": "passed",
+    "sample.tinyaot.serial_inference": "not run",  # build_only
+    "sample.tinyaot.serial_inference.pytest": "passed",
+    "sample.tinyaot.serial_inference.selftest": "passed",
+}
+CMSIS_NN_SCENARIO = "sample.tinyaot.serial_inference.cmsis_nn"
+
+
+def readme_twister_command():
+    """The README's Twister line (section Samples), as the words a shell would pass."""
+    readme = (REPO / "README.md").read_text()
+    m = re.search(r"^\$ZEPHYR_BASE/scripts/twister -T tinyaot/samples(?: -p \S+)+$", readme, re.M)
+    assert m, "README has no `$ZEPHYR_BASE/scripts/twister -T tinyaot/samples -p ...` line"
+    return m.group(0).split()
+
+
+def twister_env(zephyr, cmsis_nn):
+    env = dict(zephyr.env)
+    # Twister's builds and its pytest harness take python3 and pytest from PATH:
+    # the interpreter running this lane, whose packages were checked.
+    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env['PATH']}"
+    if not zephyr.in_workspace:
+        env["ZEPHYR_EXTRA_MODULES"] = str(REPO)
+    env.pop("TINYAOT_CMSIS_NN_DIR", None)
+    if cmsis_nn:
+        env["TINYAOT_CMSIS_NN_DIR"] = str(cmsis_nn)
+    return env
+
+
+def test_readme_twister_command_passes_on_both_boards(zephyr):
+    words = readme_twister_command()
+    boards = words[words.index("-p") + 1::2]
+    # The README's words, with the workspace's paths; this lane's output folder and jobs.
+    args = [sys.executable, str(zephyr.base / "scripts" / "twister"),
+            *(str(REPO / "samples") if w == "tinyaot/samples" else w for w in words[1:])]
+    out = zephyr.build_root / "twister"
+    shutil.rmtree(out, ignore_errors=True)  # else Twister keeps it as twister.1 and so on
+    out.parent.mkdir(parents=True, exist_ok=True)
+    args += ["-O", str(out), "-j", "2", "--inline-logs"]
+    cmsis_nn = cmsis_nn_dir()
+    env = twister_env(zephyr, cmsis_nn)
+    pytest_cmd = shutil.which("pytest", path=env["PATH"])
+    if not pytest_cmd or Path(pytest_cmd).parent != Path(sys.executable).parent:
+        pytest.fail(f"Twister's pytest harness runs `pytest` from PATH, here {pytest_cmd}, not "
+                    f"{sys.executable}'s: {sys.executable} -m pip install --ignore-installed pytest")
+    proc = subprocess.run(args, env=env, capture_output=True, text=True, cwd=zephyr.build_root,
+                          timeout=3600)
+    log = proc.stdout + proc.stderr
+    summary = re.search(r"^INFO\s+- (\d+) of (\d+) executed test configurations passed.*$", log, re.M)
+    assert proc.returncode == 0 and summary, "Twister failed:\n" + "\n".join(log.splitlines()[-60:])
+
+    report = json.loads((out / "twister.json").read_text())
+    # Zephyr 4 names board targets in full (qemu_cortex_m3/ti_lm3s6965).
+    got = {(s["platform"].split("/")[0], s["name"].rsplit("/", 1)[-1]): s["status"]
+           for s in report["testsuites"]}
+    # Filtered configurations are left out of twister.json: None.
+    expected = {**EXPECTED, CMSIS_NN_SCENARIO: "passed" if cmsis_nn else None}
+    want = {(b, name): status for b in boards for name, status in expected.items()}
+    assert {k: got.get(k) for k in want} == want, summary.group(0)
+    print(f"\n{summary.group(0).split('- ', 1)[1]} (CMSIS-NN: {cmsis_nn or 'none, filtered'})")

@@ -1,2 +1,0 @@
-/* Zephyr < 3.1 compatibility (tinyaot module): the header's pre-3.1 path. */
-#include <drivers/uart.h>
