@@ -1,10 +1,36 @@
 #!/usr/bin/env bash
 # The whole test suite on a fresh machine: installs what is missing, then runs
-# pytest (host lane, QEMU target lane, and the Zephyr lane with Twister: on
-# ZEPHYR_BASE, else on ../shared's Zephyr 4.0 workspace when it is there).
+# pytest: the host lane (tests/host), the QEMU target lane (tests/target) and the
+# Zephyr lane with Twister (tests/zephyr: on ZEPHYR_BASE, else on ../shared's
+# Zephyr 4.0 workspace when it is there).
+#
+# Without arguments the host lane runs beside the other two, a pytest per core
+# (they share no build folder; ccache and the host CMSIS-NN library are safe to
+# share), each line marked with its lane, and a last line adds up both.
+# TINYAOT_TEST_JOBS=1 runs one pytest over tests/; so do arguments, which go to
+# that pytest (scripts/test.sh -k conv).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 . scripts/python-env.sh
 . scripts/zephyr-env.sh
-exec "$PYTHON" -m pytest -q -ra "$@" tests
+if [ $# -gt 0 ] || [ "${TINYAOT_TEST_JOBS:-2}" = 1 ]; then
+    exec "$PYTHON" -m pytest -q -ra "$@" tests
+fi
+
+logs=build/test-lanes
+mkdir -p "$logs"
+lane() {  # lane NAME PATHS...: one pytest, its lines marked, its output kept for the count
+    local name=$1
+    shift
+    "$PYTHON" -m pytest -q -ra -p no:cacheprovider "$@" 2>&1 | tee "$logs/$name.log" | sed -u "s/^/$name | /"
+}
+lane host tests/host &
+host=$!
+lane boards tests/target tests/zephyr &
+boards=$!
+status=0
+wait "$host" || status=1
+wait "$boards" || status=1
+"$PYTHON" scripts/lane_totals.py "$logs/host.log" "$logs/boards.log" || status=1
+exit "$status"
