@@ -67,7 +67,7 @@ endif()
 if(NOT TARGET cmsis-nn)
   add_subdirectory("${TINYAOT_CMSIS_NN_DIR}" "${CMAKE_BINARY_DIR}/tinyaot-cmsis-nn" EXCLUDE_FROM_ALL)
   # Zephyr's compile flags for the board's core (-mcpu, -mthumb, ABI) and its headers;
-  # CMP0079 (linking a target made in another directory) is OLD under Zephyr 2.5's minimum.
+  # (CMP0079 NEW: linking a target made in another directory, whatever the app's cmake_minimum_required).
   cmake_policy(SET CMP0079 NEW)
   target_link_libraries(cmsis-nn PRIVATE zephyr_interface)
 endif()
