@@ -106,14 +106,14 @@ endif()
 
 # Generator sources: the package's Python, kernel headers and templates,
 # except the parts that do not influence generated code (target test harness,
-# benchmark, test-model builders). Only source patterns are globbed: Python's
-# bytecode caches appearing would otherwise re-run CMake.
+# host execution, measuring, test-model builders). Only source patterns are
+# globbed: Python's bytecode caches appearing would otherwise re-run CMake.
 set(_tinyaot_pkg "${TINYAOT_PYTHONPATH}/tinyaot")
 file(GLOB_RECURSE _tinyaot_all_sources CONFIGURE_DEPENDS
      "${_tinyaot_pkg}/*.py" "${_tinyaot_pkg}/*.h" "${_tinyaot_pkg}/*.c" "${_tinyaot_pkg}/*.j2")
 set(TINYAOT_GENERATOR_SOURCES "")
 foreach(_f IN LISTS _tinyaot_all_sources)
-  if(_f MATCHES "/tinyaot/(harness|testing)/|/tinyaot/(bench|modelbuilder)\\.py$")
+  if(_f MATCHES "/tinyaot/(harness|host|measure|testing)/|/tinyaot/modelbuilder\\.py$")
     continue()
   endif()
   list(APPEND TINYAOT_GENERATOR_SOURCES "${_f}")
