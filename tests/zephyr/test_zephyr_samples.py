@@ -156,8 +156,16 @@ def test_cmsis_nn_without_a_v7_tree_names_what_it_found(zephyr):
 def test_model_symbols_are_prefixed(zephyr, board):
     """rom_report / ram_report list the model's data under tinyaot_<name>_ names."""
     build_dir, _ = zephyr.build("hello_world", board, "default")
-    rom = zephyr.target(build_dir, "rom_report")
-    ram = zephyr.target(build_dir, "ram_report")
+    if board == "qemu_cortex_m0" and int(zephyr.version.split(".")[0]) < 4:
+        # Zephyr 3.5's size_report stops on the DWARF 5 location lists in GCC >= 11's
+        # libgcc for ARMv6-M (pyelftools: "die needs to be provided"; 4.0's reads
+        # them); the symbol table shows the same names.
+        nm = shutil.which("arm-none-eabi-nm") or "arm-none-eabi-nm"
+        rom = ram = subprocess.run([nm, "-S", str(build_dir / "zephyr" / "zephyr.elf")],
+                                   capture_output=True, text=True, check=True).stdout
+    else:
+        rom = zephyr.target(build_dir, "rom_report")
+        ram = zephyr.target(build_dir, "ram_report")
     for sym in ("tinyaot_hello_world_w1_fc1_weights", "tinyaot_hello_world_model",
                 "tinyaot_hello_world_run"):
         assert sym in rom, f"{sym} missing from rom_report"
