@@ -6,7 +6,8 @@
 #
 # Without arguments the host lane runs beside the other two, a pytest per core
 # (they share no build folder; ccache and the host CMSIS-NN library are safe to
-# share), each line marked with its lane, and a last line adds up both.
+# share), each line marked with its lane, with its 15 slowest tests, and a last
+# line adds up both.
 # TINYAOT_TEST_JOBS=1 runs one pytest over tests/; so do arguments, which go to
 # that pytest (scripts/test.sh -k conv).
 set -euo pipefail
@@ -23,7 +24,7 @@ mkdir -p "$logs"
 lane() {  # lane NAME PATHS...: one pytest, its lines marked, its output kept for the count
     local name=$1
     shift
-    "$PYTHON" -m pytest -q -ra -p no:cacheprovider "$@" 2>&1 | tee "$logs/$name.log" | sed -u "s/^/$name | /"
+    "$PYTHON" -m pytest -q -ra -p no:cacheprovider --durations=15 "$@" 2>&1 | tee "$logs/$name.log" | sed -u "s/^/$name | /"
 }
 # Each lane collects from tests/ (so conftest modules load as in one run), less the other's folders.
 lane host tests --ignore=tests/target --ignore=tests/zephyr &
