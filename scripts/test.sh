@@ -4,10 +4,10 @@
 # Zephyr lane with Twister (tests/zephyr: on ZEPHYR_BASE, else on ../shared's
 # Zephyr 4.0 workspace when it is there).
 #
-# Without arguments the host lane runs beside the other two, a pytest per core
-# (they share no build folder; ccache and the host CMSIS-NN library are safe to
-# share), each line marked with its lane, with its 15 slowest tests, and a last
-# line adds up both.
+# Without arguments two lanes run side by side, a pytest per core: the host lane
+# then the Zephyr lane, beside the target lane (they share no build folder;
+# ccache and the host CMSIS-NN library are safe to share), each line marked with
+# its lane, with its 15 slowest tests, and a last line adds up both.
 # TINYAOT_TEST_JOBS=1 runs one pytest over tests/; so do arguments, which go to
 # that pytest (scripts/test.sh -k conv).
 set -euo pipefail
@@ -27,12 +27,12 @@ lane() {  # lane NAME PATHS...: one pytest, its lines marked, its output kept fo
     "$PYTHON" -m pytest -q -ra -p no:cacheprovider --durations=15 "$@" 2>&1 | tee "$logs/$name.log" | sed -u "s/^/$name | /"
 }
 # Each lane collects from tests/ (so conftest modules load as in one run), less the other's folders.
-lane host tests --ignore=tests/target --ignore=tests/zephyr &
+lane host tests --ignore=tests/target &
 host=$!
-lane boards tests --ignore=tests/host &
-boards=$!
+lane target tests --ignore=tests/host --ignore=tests/zephyr &
+target=$!
 status=0
 wait "$host" || status=1
-wait "$boards" || status=1
-"$PYTHON" scripts/lane_totals.py "$logs/host.log" "$logs/boards.log" || status=1
+wait "$target" || status=1
+"$PYTHON" scripts/lane_totals.py "$logs/host.log" "$logs/target.log" || status=1
 exit "$status"

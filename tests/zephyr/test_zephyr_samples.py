@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from zephyr_env import BOARDS, BUILD_ROOT, REPO, SAMPLES, lane_skip_reason, memory_regions
+from zephyr_env import BOARDS, BUILD_ROOT, REPO, SAMPLES, lane_skip_reason, memory_regions, skip_where_twister_covers
 
 if lane_skip_reason():
     pytest.skip(lane_skip_reason(), allow_module_level=True)
@@ -121,6 +121,8 @@ def test_serial_inference_matches_tflm(zephyr, board, model_name):
 def test_serial_inference_with_cmsis_nn_matches_tflm(zephyr, board, model_name, cmsis_nn):
     """CONFIG_TINYAOT_KERNELS_CMSIS_NN: the generated code calls CMSIS-NN (built from
     TINYAOT_CMSIS_NN_DIR for the board's core) and stays bit-exact with TFLM."""
+    if model_name == "hello_world":
+        skip_where_twister_covers("sample.tinyaot.serial_inference.cmsis_nn")
     model = _model_path(model_name)
     args = ["CONFIG_TINYAOT_KERNELS_CMSIS_NN=y", f"TINYAOT_CMSIS_NN_DIR={cmsis_nn}", f"TINYAOT_MODEL={model}"]
     build_dir, log = zephyr.build("serial_inference", board, f"cmsis_nn_{model_name}", args)
@@ -321,6 +323,7 @@ def test_readme_app_outside_the_repository_is_bit_exact(zephyr, board):
 
 def test_hex_line_transport_is_bit_exact(zephyr, board):
     """The frames-as-hex-lines port Twister's pytest harness uses, over QEMU's pty."""
+    skip_where_twister_covers("sample.tinyaot.serial_inference.pytest")
     from tinyaot.harness.device import Device
     from tinyaot.harness.lines import LinePort
     build_dir, _ = zephyr.build("serial_inference", board, "hex_lines",
