@@ -1,18 +1,33 @@
-"""Adds up the closing lines of the test lanes' pytest runs (scripts/test.sh) into one,
-`tests: N passed, N failed, N skipped`; exits 1 when a lane has no closing line."""
+"""Adds up the test lanes' pytest runs (scripts/test.sh) from their JUnit XML: the seconds
+each test file took in each lane (the CI budget's evidence, slowest first), then one line
+`tests: N passed, N failed, N skipped`; exits 1 when a lane wrote no report."""
 
-import re
+import collections
 import sys
+import xml.etree.ElementTree as ET
 
-counts = {"passed": 0, "failed": 0, "skipped": 0}
-for log in sys.argv[1:]:
-    lines = [line for line in open(log, errors="replace").read().splitlines() if line.strip()]
-    closing = next((line for line in reversed(lines) if re.search(r"\d+ (passed|failed|skipped|error)", line)), None)
-    if closing is None:
-        print(f"tests: {log} has no pytest closing line")
+
+def test_file(classname):
+    """tests.host.test_x(.TestClass) -> tests/host/test_x.py"""
+    parts = classname.split(".")
+    while len(parts) > 1 and parts[-1][:1].isupper():
+        parts.pop()
+    return "/".join(parts) + ".py"
+
+
+counts = collections.Counter()
+for report in sys.argv[1:]:
+    try:
+        cases = ET.parse(report).getroot().iter("testcase")
+    except (OSError, ET.ParseError) as exc:
+        print(f"tests: no report from {report}: {exc}")
         sys.exit(1)
-    for number, word in re.findall(r"(\d+) (passed|failed|skipped|errors?|deselected|xfailed|xpassed)", closing):
-        key = "failed" if word.startswith("error") else word
-        if key in counts:
-            counts[key] += int(number)
+    seconds = collections.Counter()
+    for case in cases:
+        seconds[test_file(case.get("classname", ""))] += float(case.get("time", 0))
+        outcome = next((c.tag for c in case if c.tag in ("failure", "error", "skipped")), "passed")
+        counts["failed" if outcome in ("failure", "error") else outcome] += 1
+    print(f"{report}: {sum(seconds.values()):.0f} s in tests; by file:")
+    for path, s in seconds.most_common():
+        print(f"  {s:7.1f} s  {path}")
 print(f"tests: {counts['passed']} passed, {counts['failed']} failed, {counts['skipped']} skipped")

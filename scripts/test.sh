@@ -7,7 +7,8 @@
 # Without arguments two lanes run side by side, a pytest per core: the host lane
 # then the Zephyr lane, beside the target lane (they share no build folder;
 # ccache and the host CMSIS-NN library are safe to share), each line marked with
-# its lane, with its 15 slowest tests, and a last line adds up both.
+# its lane, with its 15 slowest tests; then the seconds per test file in each lane
+# and a last line adding up both.
 # TINYAOT_TEST_JOBS=1 runs one pytest over tests/; so do arguments, which go to
 # that pytest (scripts/test.sh -k conv).
 set -euo pipefail
@@ -24,7 +25,7 @@ mkdir -p "$logs"
 lane() {  # lane NAME PATHS...: one pytest, its lines marked, its output kept for the count
     local name=$1
     shift
-    "$PYTHON" -m pytest -q -ra -p no:cacheprovider --durations=15 "$@" 2>&1 | tee "$logs/$name.log" | sed -u "s/^/$name | /"
+    "$PYTHON" -m pytest -q -ra -p no:cacheprovider --durations=15 --junitxml="$logs/$name.xml" "$@" 2>&1 | tee "$logs/$name.log" | sed -u "s/^/$name | /"
 }
 # Each lane collects from tests/ (so conftest modules load as in one run), less the other's folders.
 lane host tests --ignore=tests/target &
@@ -34,5 +35,5 @@ target=$!
 status=0
 wait "$host" || status=1
 wait "$target" || status=1
-"$PYTHON" scripts/lane_totals.py "$logs/host.log" "$logs/target.log" || status=1
+"$PYTHON" scripts/lane_totals.py "$logs/host.xml" "$logs/target.xml" || status=1
 exit "$status"
