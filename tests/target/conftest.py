@@ -38,7 +38,7 @@ OWN_MODELS_DIR = harness.build.DEFAULT_BUILD_ROOT / "models"
 # with TINYAOT_TARGET_ALL_BOARDS=1, or on the boards --board names.
 FULL_MATRIX_BOARDS = ("qemu_cortex_m0", "qemu_cortex_m3")
 ALL_BOARDS_ENV = "TINYAOT_TARGET_ALL_BOARDS"
-# The sample, per board and backend. On the M4, models that together reach every kernel
+# The sample, per board and variant. On the M4, models that together reach every kernel
 # with a DSP or FPU path: portable convolutions (general, 1x1, pixel pairs), depthwise
 # (multipliers, pixel pairs), fully connected, ADD (residual bands), pools and softmax in
 # int8, the DS-CNN's float32 and 16x8 forms and the float32 operators' sample; CMSIS-NN's
@@ -49,8 +49,15 @@ M4_PORTABLE = ("ds_cnn_kws", "conv_1x1_depths", "conv_pixel_pairs", "depthwise_m
                "pooling", "ds_cnn_kws_float32", "ds_cnn_kws_16x8", "float32_ops_sample")
 M4_CMSIS_NN = ("ds_cnn_kws", "conv_1x1_depths", "depthwise_multipliers", "residual_u_first_remainder", "pooling")
 CORE_PORTABLE = ("ds_cnn_kws", "ds_cnn_kws_float32")
+# The CMSIS-NN and blob variants run every model on the M3 only: CMSIS-NN takes the same
+# plain C paths on the M0 and the M3 (neither has the DSP extension), and where the weights
+# live does not depend on the core. The M0 runs a sample of each: CMSIS-NN's calls as on the
+# M4, and blobs of int8, float32 and 16x8 weights with the stateful SVDF model.
+ONE_CORE_VARIANTS = {"cmsis-nn": "qemu_cortex_m3", "blob": "qemu_cortex_m3"}
+M0_BLOB = ("ds_cnn_kws", "mini_mobilenet_float32", "mini_mobilenet_16x8", "tflm_keyword_scrambled")
 SAMPLE_MODELS = {"mps2_an386": {"portable": M4_PORTABLE, "cmsis-nn": M4_CMSIS_NN},
-                 "mps2_an500": {"portable": CORE_PORTABLE}, "mps2_an505": {"portable": CORE_PORTABLE}}
+                 "mps2_an500": {"portable": CORE_PORTABLE}, "mps2_an505": {"portable": CORE_PORTABLE},
+                 "qemu_cortex_m0": {"cmsis-nn": M4_CMSIS_NN, "blob": M0_BLOB}}
 
 
 def pytest_addoption(parser):
@@ -81,6 +88,15 @@ def sampled_boards(config):
     return [] if config.getoption("--board") else [b for b in harness.boards() if b not in full]
 
 
+def variant_boards(config, variant):
+    """(boards running every model, boards running the sample) for one variant."""
+    full, sampled = selected_boards(config), sampled_boards(config)
+    one_core = ONE_CORE_VARIANTS.get(variant)
+    if one_core in full and not config.getoption("--board") and os.environ.get(ALL_BOARDS_ENV) != "1":
+        return [one_core], sampled + [b for b in full if b != one_core]
+    return full, sampled
+
+
 def own_models():
     """{name: path} of the project's own test models meant for targets."""
     from tinyaot.testing import catalog
@@ -95,21 +111,20 @@ def model_params(config):
     return [(n, p) for n, p in params if not wanted or n in wanted]
 
 
-# (board, model name, path) fixtures: every model on the full-matrix boards, and on the
-# sampled boards the sample of this backend (None: none, what does not depend on the core).
-MODEL_FIXTURES = {"target_model": "portable", "cmsis_nn_target_model": "cmsis-nn", "full_matrix_model": None}
+# (board, model name, path) fixtures, per variant: every model on its full-matrix boards,
+# and on its sampled boards the sample of this variant.
+MODEL_FIXTURES = {"target_model": "portable", "cmsis_nn_target_model": "cmsis-nn", "blob_target_model": "blob"}
 
 
 def pytest_generate_tests(metafunc):
     from tinyaot.testing import catalog
-    for fixture, backend in MODEL_FIXTURES.items():
+    for fixture, variant in MODEL_FIXTURES.items():
         if fixture not in metafunc.fixturenames:
             continue
         models = model_params(metafunc.config)
-        pairs = [(b, n, p) for n, p in models for b in selected_boards(metafunc.config)]
-        if backend:
-            pairs += [(b, n, p) for b in sampled_boards(metafunc.config) for n, p in models
-                      if n in SAMPLE_MODELS.get(b, {}).get(backend, ())]
+        full, sampled = variant_boards(metafunc.config, variant)
+        pairs = [(b, n, p) for n, p in models for b in full]
+        pairs += [(b, n, p) for b in sampled for n, p in models if n in SAMPLE_MODELS.get(b, {}).get(variant, ())]
         metafunc.parametrize(fixture, [pytest.param(t, id=f"{t[0]}-{t[1]}") for t in pairs
                                        if catalog.runs_on(t[1], t[0])])
 

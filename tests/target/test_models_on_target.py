@@ -1,4 +1,4 @@
-"""Every model on every board (a sample on the MPS2 boards unless TINYAOT_TARGET_ALL_BOARDS=1):
+"""Every model on every board (a sample where conftest says why, unless TINYAOT_TARGET_ALL_BOARDS=1):
 bit-exact against TFLite Micro over the serial runner."""
 
 import re
@@ -149,11 +149,11 @@ def test_mobilenet_96x96x3_inputs_in_arena_on_m3(target, own_model):
         check_against_tflm(dev, path, 1, SEED, reset_between=True)
 
 
-def test_bit_exact_with_weights_blob(target, full_matrix_model):
-    """--weights blob, every model on the full-matrix boards: the blob linked into its own
-    section, bound at start, bit-exact with TFLM (2 calls: test_bit_exact runs the same code
-    at length; where the weights live does not depend on the core)."""
-    board, name, path = full_matrix_model
+def test_bit_exact_with_weights_blob(target, blob_target_model):
+    """--weights blob, every model on the M3 and a sample on the M0 (conftest.ONE_CORE_VARIANTS):
+    the blob linked into its own section, bound at start, bit-exact with TFLM (2 calls:
+    test_bit_exact runs the same code at length)."""
+    board, name, path = blob_target_model
     if name in catalog.FORMS and not name.startswith("mini_mobilenet_"):
         pytest.skip("a float32 or 16x8 form: a blob holds any dtype's weights as bytes; the mini MobileNet's "
                     "forms check float32 and 16x8 blobs, test_bit_exact the rest")
