@@ -1,4 +1,4 @@
-"""ADD, SUB, MUL, SQUARED_DIFFERENCE, MAXIMUM, MINIMUM, CONCATENATION, PAD and MEAN reject what they cannot run, naming the
+"""ADD, SUB, MUL, SQUARED_DIFFERENCE, MAXIMUM, MINIMUM, CONCATENATION, PAD, MEAN, ADD_N and FLOOR_DIV reject what they cannot run, naming the
 operator, the tensor and the problem."""
 
 import numpy as np
@@ -241,4 +241,25 @@ def test_int16_batch_matmul_rescale_beyond_tflm_64_bit(tmp_path):
           adj_y=True)
     with pytest.raises(TinyAotError, match=r"operator 0 \(BATCH_MATMUL\): tensor 'y': lhs scale x rhs scale / output "
                                            r"scale 1000 is 128 or more, beyond TFLM's 64-bit rescale \(shifts below 8\)"):
+        compile_bytes(tmp_path, mb.build())
+
+
+def test_add_n_of_one_input(tmp_path):
+    mb = ModelBuilder()
+    a = mb.input("a", "float32", [4])
+    y = mb.tensor("y", "float32", [4])
+    mb.op("ADD_N", [a], [y], "AddNOptions")
+    mb.output(y)
+    with pytest.raises(TinyAotError, match=r"operator 0 \(ADD_N\): has 1 inputs \(TFLM takes 2 or more\)"):
+        compile_bytes(tmp_path, mb.build())
+
+
+def test_floor_div_by_a_constant_zero(tmp_path):
+    mb = ModelBuilder()
+    a = mb.input("a", "float32", [3])
+    y = mb.tensor("y", "float32", [3])
+    mb.op("FLOOR_DIV", [a, mb.const("d", np.array([2.0, 0.0, -1.0], np.float32))], [y], "FloorDivOptions")
+    mb.output(y)
+    with pytest.raises(TinyAotError, match=r"operator 0 \(FLOOR_DIV\): tensor 'd': the constant divisor holds a 0 "
+                                           r"\(TFLM fails the run\)"):
         compile_bytes(tmp_path, mb.build())

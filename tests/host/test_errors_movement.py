@@ -1,5 +1,6 @@
 """Operators that move values (SLICE, STRIDED_SLICE, SPLIT, SPLIT_V, UNPACK, PACK,
-TRANSPOSE, SPACE_TO_DEPTH, DEPTH_TO_SPACE, RESIZE_NEAREST_NEIGHBOR, RESIZE_BILINEAR, GATHER) refuse what they cannot run, naming
+TRANSPOSE, SPACE_TO_DEPTH, DEPTH_TO_SPACE, RESIZE_NEAREST_NEIGHBOR, RESIZE_BILINEAR, GATHER, MIRROR_PAD,
+SPACE_TO_BATCH_ND) refuse what they cannot run, naming
 the operator, the tensor and the problem."""
 
 import numpy as np
@@ -71,6 +72,17 @@ CASES = [
      r"operator 0 \(GATHER\): tensor 'c0': index 7 is outside 0..3"),
     (("GATHER", [4, 5], [[1]], [[4, 2]], "GatherOptions"), dict(axis=1),
      r"operator 0 \(GATHER\): tensor 'y0': output shape \[4, 2\] should be \[4, 1\]"),
+    (("MIRROR_PAD", [3, 4], [[[1, 1], [0, -1]]], [[5, 3]], "MirrorPadOptions"), {},
+     r"operator 0 \(MIRROR_PAD\): tensor 'c0': paddings \[1, 1, 0, -1\] are not 2 \(before, after\) pairs of sizes"),
+    (("MIRROR_PAD", [3, 4], [[[1, 1], [0, 1]]], [[5, 4]], "MirrorPadOptions"), {},
+     r"operator 0 \(MIRROR_PAD\): tensor 'y0': output shape \[5, 4\] is not input shape \[3, 4\] padded by "
+     r"\[\[1, 1\], \[0, 1\]\], \[5, 5\]"),
+    (("SPACE_TO_BATCH_ND", [1, 4, 4, 1], [[2, 2], [[0, -1], [0, 0]]], [[4, 2, 2, 1]], "SpaceToBatchNDOptions"), {},
+     r"operator 0 \(SPACE_TO_BATCH_ND\): tensor 'c0': block shape \[2, 2\] and paddings \[0, -1, 0, 0\] do "
+     r"not fit 2 spatial dimensions"),
+    (("SPACE_TO_BATCH_ND", [1, 4, 4, 1], [[2, 2], [[1, 0], [0, 0]]], [[4, 2, 2, 1]], "SpaceToBatchNDOptions"), {},
+     r"operator 0 \(SPACE_TO_BATCH_ND\): tensor 'y0': input \[1, 4, 4, 1\] and output \[4, 2, 2, 1\] do not "
+     r"match block shape \[2, 2\] and paddings \[1, 0, 0, 0\]"),
 ]
 
 
