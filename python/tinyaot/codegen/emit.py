@@ -131,10 +131,27 @@ class _CodegenContext:
         self.blob = blob.BlobLayout() if model.options.weights == "blob" else None
         self.blob_arrays = []  # (symbol, ctype, values) of ParamArrays bound for the blob
         self.steps = [self._step(i, op, calls) for i, (op, calls) in enumerate(model.calls)]
+        self.once_flags = self._guard_blocks()
         self._arch_id = None
         if self.blob is not None:
             self.headers.add("tinyaot_blob.h")
             self._lay_out_blob()
+
+    def _guard_blocks(self):
+        """Wraps each Block's steps in its condition; returns the flags of the CALL_ONCE blocks,
+        which reset() leaves set: TFLM's CALL_ONCE runs its subgraph once per interpreter."""
+        for step in self.steps:
+            step.update(before=[], after=[], indent="")
+        flags = []
+        for block in self.graph.blocks:
+            flag = f"{self.prefix}_once{len(flags)}"
+            flags.append(flag)
+            self.steps[block.first]["before"].append(
+                f"if (!{flag}) {{ /* CALL_ONCE {block.first - 1}: init subgraph {block.subgraph}, first run only */")
+            self.steps[block.last]["after"] += [f"    {flag} = 1;", "}"]
+            for step in self.steps[block.first:block.last + 1]:
+                step["indent"] += "    "
+        return flags
 
     def _io_members(self, indices):
         return member_names((t, self.graph.tensors[t].c_name) for t in indices)
@@ -155,7 +172,8 @@ class _CodegenContext:
                 lines.append(self._call(op, suffix, scratch_base, call))
             scratch_base += len(call.scratch)
         if not calls:
-            lines.append("view: shares its input's storage, no code")
+            lines.append("view: shares its input's storage, no code" if op.outputs
+                         else "resolved at build time, no code")
         comment = c_comment(f"{op.index}: {step_title(self.model, op)} ({ins} -> {outs})")
         return {"comment": comment, "lines": lines, "calls": bool(calls), "index": index}
 
@@ -358,6 +376,7 @@ class _CodegenContext:
             "cmsis_nn_arch": (CPU_ARCH[opts.cpu] if cmsis_nn.HEADER in self.headers else None),
             "cpu": opts.cpu, "arch": CPU_ARCH[opts.cpu], "optimize": opts.optimize,
             "weights": self._weights(), "params": self.params, "steps": self.steps,
+            "once_flags": self.once_flags,
         }
 
     def _blob_values(self):
