@@ -347,7 +347,9 @@ def options_table(op):
     opts.Init(table.Bytes, table.Pos)
     values = {}
     for attr in dir(cls):
-        if attr[0].isupper() and not attr.startswith("GetRootAs") and attr != "Init" and "BufferHasIdentifier" not in attr:
+        # (not "Init", the reader's own method; "InitSubgraphIndex" is a field)
+        if attr[0].isupper() and not attr.startswith("GetRootAs") and attr != "Init" \
+                and "BufferHasIdentifier" not in attr:
             method = getattr(opts, attr)
             if attr.endswith(("AsNumpy", "Length", "IsNone")):
                 continue

@@ -20,7 +20,7 @@ def handle(mb, name):
     return h
 
 
-def running_state_model(init=True):
+def running_state_model():
     """Two variables set by an init subgraph (CALL_ONCE), and one that starts at its zero point:
       acc (int8)    += x              -> y
       decay (float) = 0.5 * decay + f -> g
@@ -29,13 +29,12 @@ def running_state_model(init=True):
     mb = ModelBuilder()
     x = mb.input("x", "int8", [1, 6], **Q8)
     f = mb.input("f", "float32", [1, 6])
-    if init:
-        sub, k = mb.subgraph("init")
-        sub.op("ASSIGN_VARIABLE", [handle(sub, "acc"), sub.const(
-            "acc_init", np.array([[10, -20, 30, 5, 127, -128]], np.int8), **Q8)], [])
-        sub.op("ASSIGN_VARIABLE", [handle(sub, "decay"), sub.const(
-            "decay_init", np.array([[1.5, -2.0, 0.25, 8.0, -0.125, 3.0]], np.float32))], [])
-        mb.op("CALL_ONCE", [], [], "CallOnceOptions", init_subgraph_index=k)
+    sub, k = mb.subgraph("init")
+    sub.op("ASSIGN_VARIABLE", [handle(sub, "acc"), sub.const(
+        "acc_init", np.array([[10, -20, 30, 5, 127, -128]], np.int8), **Q8)], [])
+    sub.op("ASSIGN_VARIABLE", [handle(sub, "decay"), sub.const(
+        "decay_init", np.array([[1.5, -2.0, 0.25, 8.0, -0.125, 3.0]], np.float32))], [])
+    mb.op("CALL_ONCE", [], [], "CallOnceOptions", init_subgraph_index=k)
 
     acc = handle(mb, "acc")
     acc_now = mb.tensor("acc_now", "int8", [1, 6], **Q8)

@@ -1,0 +1,133 @@
+"""Resource variables and CALL_ONCE: state kept across calls and reset() as TFLM keeps
+it (the catalog comparison runs calls without a reset), under ASan/UBSan; and the models
+tinyaot refuses, each with one line naming the operator or tensor."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from host.test_codegen import ROOT, sanitizer_env
+from tinyaot.codegen.emit import emit
+from tinyaot.compiler import Options, compile_model
+from tinyaot.errors import TinyAotError
+from tinyaot.host.model import HostModel
+from tinyaot.host.oracle import random_inputs, tflm_interpreter
+from tinyaot.modelbuilder import ModelBuilder
+from tinyaot.testing.models_subgraphs import Q8, handle, running_state_model
+
+# Calls, then reset() (TFLM: variables back to their zero points, CALL_ONCE not run again), then calls.
+SEQUENCE = (4, 3)
+
+
+def mismatches_around_reset(path, out_dir, sanitize):
+    """Runs TFLM and tinyaot through SEQUENCE on the same random inputs; returns the differing outputs."""
+    model = compile_model(path, Options("m"))
+    emit(model, out_dir)
+    tflm = tflm_interpreter(path)
+    rng = np.random.default_rng(7)
+    found = []
+    with HostModel(out_dir, "m", sanitize=sanitize) as host:
+        for part, calls in enumerate(SEQUENCE):
+            if part:
+                tflm.reset()
+                host.reset()
+            for call in range(calls):
+                inputs = random_inputs(host.inputs, rng)
+                for i, x in enumerate(inputs):
+                    tflm.set_input(x, i)
+                    host.set_input(i, x)
+                tflm.invoke()
+                host.run()
+                for i in range(len(host.outputs)):
+                    if tflm.get_output(i).tobytes() != np.asarray(host.get_output(i)).tobytes():
+                        found.append((part, call, i))
+    return found
+
+
+SCRIPT = """
+import sys
+sys.path.insert(0, {python!r})
+sys.path.insert(0, {tests!r})
+import pathlib
+from host.test_subgraphs import mismatches_around_reset
+for path in {paths!r}:
+    found = mismatches_around_reset(pathlib.Path(path), pathlib.Path(path).parent / "out", sanitize=True)
+    assert not found, (path, found)
+print("SANITIZED-OK")
+"""
+
+
+def test_state_across_calls_and_reset_matches_tflm_under_sanitizers(tmp_path):
+    """int8 and float32 variables set by an init subgraph, and one that starts at its zero point."""
+    path = tmp_path / "m.tflite"
+    path.write_bytes(running_state_model())
+    script = SCRIPT.format(python=str(ROOT / "python"), tests=str(ROOT / "tests"), paths=[str(path)])
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=sanitizer_env())
+    assert "SANITIZED-OK" in result.stdout, f"{result.stdout}\n{result.stderr[-4000:]}"
+
+
+def test_variables_are_state_beside_the_arena(tmp_path):
+    path = tmp_path / "m.tflite"
+    path.write_bytes(running_state_model())
+    model = compile_model(path, Options("m"))
+    variables = {model.graph.tensors[t].name: model.graph.tensors[t].nbytes for t in model.state}
+    assert variables == {"acc": 6, "decay": 24, "count": 6}
+    assert model.state_size == 16 + 32 + 16  # each aligned to 16
+    assert not any(model.graph.tensors[b.tensor].is_variable for b in model.buffers if b.tensor is not None)
+
+
+def _model(tmp_path, build):
+    mb = ModelBuilder()
+    x = mb.input("x", "int8", [1, 6], **Q8)
+    build(mb, x)
+    path = tmp_path / "bad.tflite"
+    path.write_bytes(mb.build())
+    return path
+
+
+def _read_add(mb, x, name="v", shape=(1, 6)):
+    """y = variable `name` (read as `shape`) + x."""
+    now = mb.tensor("now", "int8", list(shape), **Q8)
+    mb.op("READ_VARIABLE", [handle(mb, name)], [now])
+    y = mb.output(mb.tensor("y", "int8", [1, 6], **Q8))
+    mb.op("ADD", [now, x], [y], "AddOptions")
+    return y
+
+
+def _never_assigned(mb, x):
+    _read_add(mb, x)
+
+
+def _init_out_of_range(mb, x):
+    mb.op("CALL_ONCE", [], [], "CallOnceOptions", init_subgraph_index=3)
+    y = _read_add(mb, x)
+    mb.op("ASSIGN_VARIABLE", [handle(mb, "v"), y], [])
+
+
+def _size_mismatch(mb, x):
+    wide = mb.tensor("wide", "int8", [1, 12], **Q8)
+    mb.op("CONCATENATION", [x, x], [wide], "ConcatenationOptions", axis=1)
+    mb.op("ASSIGN_VARIABLE", [handle(mb, "v"), wide], [])
+    _read_add(mb, x)
+
+
+def _not_a_handle(mb, x):
+    y = mb.output(mb.tensor("y", "int8", [1, 6], **Q8))
+    mb.op("READ_VARIABLE", [x], [y])
+
+
+@pytest.mark.parametrize("build,message", [
+    (_never_assigned, "operator 1 (READ_VARIABLE): reads resource variable 'v', which no ASSIGN_VARIABLE assigns"),
+    (_init_out_of_range, "operator 0 (CALL_ONCE): init subgraph index 3 is out of range (the model has subgraphs "
+                         "0..0"),
+    (_size_mismatch, "operator 4 (READ_VARIABLE): tensor 'now': int8 [1, 6] (6 bytes) does not fit resource "
+                     "variable 'v' (12 bytes: int8 [1, 12]"),
+    (_not_a_handle, "operator 0 (READ_VARIABLE): tensor 'x': input 0 is not a resource handle made by a VAR_HANDLE"),
+])
+def test_bad_models_are_refused_in_one_line(tmp_path, build, message):
+    with pytest.raises(TinyAotError) as e:
+        compile_model(_model(tmp_path, build), Options("m"))
+    assert message in str(e.value) and "\n" not in str(e.value)
