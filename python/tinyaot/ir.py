@@ -2,7 +2,7 @@
 
 It is deliberately small: tensors (shape, dtype, quantization, constant data)
 and operators (type, tensor indices, typed options) in execution order. Other
-subgraphs (CALL_ONCE's init subgraph) are inlined into that order: their tensors
+subgraphs (CALL_ONCE's init subgraph, IF's branches) are inlined into that order: their tensors
 follow the main subgraph's, and a Block marks the operators that run conditionally.
 """
 
@@ -22,6 +22,7 @@ DTYPES = {
     # A resource variable's handle (VAR_HANDLE's output): resolved to the variable at build
     # time (frontend/resources.py), never stored; 4 bytes, as TFLM's int32 resource id.
     "resource": (np.int32, "int32_t", "TINYAOT_INT32"),
+    "bool": (np.bool_, "uint8_t", "TINYAOT_UINT8"),  # one byte, 0 or 1, as TFLM's
 }
 
 
@@ -94,11 +95,14 @@ class Operator:
 @dataclass
 class Block:
     """Operators first..last (inlined from another subgraph) that run under a condition:
-    kind "once": a CALL_ONCE's init subgraph, run on the first run() only."""
+    kind "once": a CALL_ONCE's init subgraph, run on the first run() only; "then" and
+    "else": an IF's branches, run when its condition (a bool tensor) is true or false."""
     kind: str
     first: int
     last: int
     subgraph: int
+    owner: int  # the CALL_ONCE or IF operator
+    cond: int | None = None  # IF: the condition tensor
 
 
 @dataclass

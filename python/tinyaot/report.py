@@ -25,8 +25,9 @@ def print_inspection(model):
         if reason:
             print(f"  {'':>3}  {'':<20} {backend}: {reason}")
     for b in g.blocks:
-        print(f"  operators {b.first}..{b.last}: subgraph {b.subgraph}, run by CALL_ONCE {b.first - 1} "
-              "on the first run only")
+        when = "on the first run only" if b.kind == "once" else f"as its {b.kind} branch"
+        print(f"  operators {b.first}..{b.last}: subgraph {b.subgraph}, run by {g.operators[b.owner].type} "
+              f"{b.owner} {when}")
     print("\ntensors")
     print(f"  {'#':>3}  {'dtype':<8} {'shape':<18} {'bytes':>8}  {'kind':<9} name")
     inputs, outputs = set(g.inputs), set(g.outputs)

@@ -1,6 +1,6 @@
-"""Resource variables and CALL_ONCE: state kept across calls and reset() as TFLM keeps
-it (the catalog comparison runs calls without a reset), under ASan/UBSan; and the models
-tinyaot refuses, each with one line naming the operator or tensor."""
+"""Resource variables, CALL_ONCE and IF: state kept across calls and reset() as TFLM keeps
+it (the catalog comparison runs calls without a reset), both IF branches, under ASan/UBSan;
+and the models tinyaot refuses, each with one line naming the operator or tensor."""
 
 import subprocess
 import sys
@@ -16,7 +16,7 @@ from tinyaot.errors import TinyAotError
 from tinyaot.host.model import HostModel
 from tinyaot.host.oracle import random_inputs, tflm_interpreter
 from tinyaot.modelbuilder import ModelBuilder
-from tinyaot.testing.models_subgraphs import Q8, handle, running_state_model
+from tinyaot.testing.models_subgraphs import Q8, handle, if_model, running_state_model
 
 # Calls, then reset() (TFLM: variables back to their zero points, CALL_ONCE not run again), then calls.
 SEQUENCE = (4, 3)
@@ -27,6 +27,8 @@ def mismatches_around_reset(path, out_dir, sanitize):
     model = compile_model(path, Options("m"))
     emit(model, out_dir)
     tflm = tflm_interpreter(path)
+    # A bool input (an IF's condition) is uint8 on the C side and numpy bool for TFLM.
+    bools = [model.graph.tensors[t].dtype == "bool" for t in model.graph.inputs]
     rng = np.random.default_rng(7)
     found = []
     with HostModel(out_dir, "m", sanitize=sanitize) as host:
@@ -37,7 +39,8 @@ def mismatches_around_reset(path, out_dir, sanitize):
             for call in range(calls):
                 inputs = random_inputs(host.inputs, rng)
                 for i, x in enumerate(inputs):
-                    tflm.set_input(x, i)
+                    x = x % 2 if bools[i] else x
+                    tflm.set_input(x.astype(np.bool_) if bools[i] else x, i)
                     host.set_input(i, x)
                 tflm.invoke()
                 host.run()
@@ -60,11 +63,16 @@ print("SANITIZED-OK")
 """
 
 
-def test_state_across_calls_and_reset_matches_tflm_under_sanitizers(tmp_path):
-    """int8 and float32 variables set by an init subgraph, and one that starts at its zero point."""
-    path = tmp_path / "m.tflite"
-    path.write_bytes(running_state_model())
-    script = SCRIPT.format(python=str(ROOT / "python"), tests=str(ROOT / "tests"), paths=[str(path)])
+def test_state_across_calls_and_reset_and_if_match_tflm_under_sanitizers(tmp_path):
+    """int8 and float32 variables set by an init subgraph, and one that starts at its zero point;
+    an IF over int8 and float32 values, both branches taken over the calls."""
+    paths = []
+    for name, build in (("state", running_state_model), ("if", if_model)):
+        (tmp_path / name).mkdir()
+        path = tmp_path / name / "m.tflite"
+        path.write_bytes(build())
+        paths.append(str(path))
+    script = SCRIPT.format(python=str(ROOT / "python"), tests=str(ROOT / "tests"), paths=paths)
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=sanitizer_env())
     assert "SANITIZED-OK" in result.stdout, f"{result.stdout}\n{result.stderr[-4000:]}"
 
@@ -119,7 +127,25 @@ def _not_a_handle(mb, x):
     mb.op("READ_VARIABLE", [x], [y])
 
 
+def _if(mb, x, cond_dtype="bool", branch_scale=Q8["scale"], else_index=None):
+    """y = IF(cond, x) with both branches passing x through (branch input scale `branch_scale`)."""
+    cond = mb.input("cond", cond_dtype, [1])
+    k = None
+    for kind in ("then", "else"):
+        sub, k = mb.subgraph(kind)
+        sub.output(sub.input("a", "int8", [1, 6], scale=branch_scale, zero_point=Q8["zero_point"]))
+    y = mb.output(mb.tensor("y", "int8", [1, 6], **Q8))
+    mb.op("IF", [cond, x], [y], "IfOptions", then_subgraph_index=k - 1, else_subgraph_index=else_index or k)
+
+
 @pytest.mark.parametrize("build,message", [
+    (lambda mb, x: _if(mb, x, cond_dtype="int8"),
+     "operator 0 (IF): tensor 'cond': condition (input 0) must be one bool, not int8 [1]"),
+    (lambda mb, x: _if(mb, x, branch_scale=0.1),
+     "operator 0 (IF): tensor 'a': mismatched branch signature: then subgraph 1's input 0 is int8 [1, 6] "
+     "(scale 0.1, zero point -3), IF input 1 is int8 [1, 6] (scale 0.05, zero point -3)"),
+    (lambda mb, x: _if(mb, x, else_index=7),
+     "operator 0 (IF): else subgraph index 7 is out of range (the model has subgraphs 0..2"),
     (_never_assigned, "operator 1 (READ_VARIABLE): reads resource variable 'v', which no ASSIGN_VARIABLE assigns"),
     (_init_out_of_range, "operator 0 (CALL_ONCE): init subgraph index 3 is out of range (the model has subgraphs "
                          "0..0"),

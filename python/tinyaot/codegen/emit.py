@@ -142,13 +142,22 @@ class _CodegenContext:
         which reset() leaves set: TFLM's CALL_ONCE runs its subgraph once per interpreter."""
         for step in self.steps:
             step.update(before=[], after=[], indent="")
-        flags = []
+        flags, then_of = [], set()
         for block in self.graph.blocks:
-            flag = f"{self.prefix}_once{len(flags)}"
-            flags.append(flag)
-            self.steps[block.first]["before"].append(
-                f"if (!{flag}) {{ /* CALL_ONCE {block.first - 1}: init subgraph {block.subgraph}, first run only */")
-            self.steps[block.last]["after"] += [f"    {flag} = 1;", "}"]
+            where = f"{self.graph.operators[block.owner].type} {block.owner}: {block.kind} subgraph {block.subgraph}"
+            if block.kind == "once":
+                flag = f"{self.prefix}_once{len(flags)}"
+                flags.append(flag)
+                opening, closing = f"if (!{flag}) {{ /* {where}, first run only */", [f"    {flag} = 1;", "}"]
+            elif block.kind == "then":
+                then_of.add(block.owner)
+                opening, closing = f"if (*{self.pointer(block.cond)}) {{ /* {where} */", ["}"]
+            else:  # right after its then block, if it has one
+                opening = (f"else {{ /* {where} */" if block.owner in then_of
+                           else f"if (!*{self.pointer(block.cond)}) {{ /* {where} */")
+                closing = ["}"]
+            self.steps[block.first]["before"].append(opening)
+            self.steps[block.last]["after"] += closing
             for step in self.steps[block.first:block.last + 1]:
                 step["indent"] += "    "
         return flags
@@ -173,7 +182,7 @@ class _CodegenContext:
             scratch_base += len(call.scratch)
         if not calls:
             lines.append("view: shares its input's storage, no code" if op.outputs
-                         else "resolved at build time, no code")
+                         else "no code of its own")
         comment = c_comment(f"{op.index}: {step_title(self.model, op)} ({ins} -> {outs})")
         return {"comment": comment, "lines": lines, "calls": bool(calls), "index": index}
 

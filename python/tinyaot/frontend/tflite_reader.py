@@ -16,7 +16,8 @@ from tflite.TensorType import TensorType
 
 from tinyaot.errors import InvalidTensorError, TinyAotError
 from tinyaot.frontend.resources import resolve_resources
-from tinyaot.ir import DTYPES, Block, Graph, Operator, Quantization, Tensor
+from tinyaot.frontend.inline import inline_if, inline_init
+from tinyaot.ir import DTYPES, Graph, Operator, Quantization, Tensor
 from tinyaot.quant import INT_RANGES
 
 _OP_NAMES = {v: k for k, v in vars(BuiltinOperator).items() if not k.startswith("_")}
@@ -29,6 +30,7 @@ _TENSOR_TYPES = {
     TensorType.INT64: "int64",
     TensorType.FLOAT32: "float32",
     TensorType.RESOURCE: "resource",
+    TensorType.BOOL: "bool",
 }
 _TYPE_NAMES = {v: k for k, v in vars(TensorType).items() if not k.startswith("_")}
 _MAX_RANK = 6
@@ -53,11 +55,11 @@ _OPTIONS_OF = {
     "SPLIT": "SplitOptions", "SPLIT_V": "SplitVOptions", "SPACE_TO_DEPTH": "SpaceToDepthOptions",
     "DEPTH_TO_SPACE": "DepthToSpaceOptions", "TRANSPOSE_CONV": "TransposeConvOptions", "DIV": "DivOptions",
     "CUMSUM": "CumsumOptions", "L2_NORMALIZATION": "L2NormOptions", "MIRROR_PAD": "MirrorPadOptions",
-    "VAR_HANDLE": "VarHandleOptions", "CALL_ONCE": "CallOnceOptions",
+    "VAR_HANDLE": "VarHandleOptions", "CALL_ONCE": "CallOnceOptions", "IF": "IfOptions",
 }
 _OPTIONS_REQUIRED = {"CONV_2D", "DEPTHWISE_CONV_2D", "FULLY_CONNECTED", "AVERAGE_POOL_2D", "MAX_POOL_2D",
                      "L2_POOL_2D", "SOFTMAX", "CONCATENATION", "SVDF", "MEAN", "PACK", "UNPACK", "TRANSPOSE_CONV",
-                     "MIRROR_PAD", "CALL_ONCE"}
+                     "MIRROR_PAD", "CALL_ONCE", "IF"}
 # Operators that take no inputs at all.
 _NO_INPUTS = {"VAR_HANDLE", "CALL_ONCE"}
 # deprecated_builtin_code holds codes up to 127; this value says "see builtin_code".
@@ -107,7 +109,9 @@ class _Reader:
             op = self.operator(sub, i, tensors, origin=(0, i), index=len(operators))
             operators.append(op)
             if op.type == "CALL_ONCE":
-                blocks += self.inline_init(op, tensors, operators)
+                blocks += inline_init(self, op, tensors, operators)
+            elif op.type == "IF":
+                blocks += inline_if(self, op, tensors, operators)
         inputs = self.io_list(sub.InputsAsNumpy() if sub.InputsLength() else [], tensors, "inputs")
         outputs = self.io_list(sub.OutputsAsNumpy() if sub.OutputsLength() else [], tensors, "outputs")
         if not inputs or not outputs:
@@ -116,39 +120,14 @@ class _Reader:
             if tensors[t].is_constant:
                 self.fail("a model input or output is a constant", tensor=tensors[t].name)
         resolve_resources(tensors, operators, self.fail)
-        self.check_dataflow(tensors, operators, inputs, outputs)
+        self.check_dataflow(tensors, operators, inputs, outputs, blocks)
         return Graph(self.source, tensors, operators, inputs, outputs, blocks)
 
-    def inline_init(self, op, tensors, operators):
-        """Appends the init subgraph of CALL_ONCE `op` (its tensors after those read so far, its
-        operators right after `op`); returns its Block ([] for an empty subgraph)."""
-        where = dict(op_index=op.index, op_type=op.type)
-        k = int(op.options.get("init_subgraph_index", 0))
-        count = self.model.SubgraphsLength()
-        if not 0 < k < count:
-            self.fail(f"init subgraph index {k} is out of range (the model has subgraphs 0..{count - 1}, "
-                      "and 0 is the main one)", **where)
-        if op.origin[0] != 0:
-            self.fail("a CALL_ONCE inside another subgraph is not supported", **where)
-        if op.inputs or op.outputs:
-            self.fail("CALL_ONCE takes no inputs and no outputs", **where)
-        sub = self.model.Subgraphs(k)
-        if sub.InputsLength() or sub.OutputsLength():
-            self.fail(f"init subgraph {k} has inputs or outputs; CALL_ONCE passes none", **where)
-        base = len(tensors)
-        tensors += [self.tensor_of_users(sub, i, base) for i in range(sub.TensorsLength())]
-        first = len(operators)
-        for i in range(sub.OperatorsLength()):
-            inner = self.operator(sub, i, tensors, origin=(k, i), index=len(operators), base=base)
-            if inner.type == "CALL_ONCE":
-                self.fail("a CALL_ONCE inside another subgraph is not supported",
-                          op_index=inner.index, op_type=inner.type)
-            operators.append(inner)
-        return [Block("once", first, len(operators) - 1, k)] if len(operators) > first else []
-
-    def check_dataflow(self, tensors, operators, inputs, outputs):
-        """Each tensor is written once, by an operator before those that read it."""
+    def check_dataflow(self, tensors, operators, inputs, outputs, blocks):
+        """Each tensor is written once, by an operator before those that read it (but both
+        branches of an IF write its outputs: one of them runs)."""
         written = set(inputs)
+        second_branch = {b.last for b in blocks if b.kind == "else"}
         for op in operators:
             where = dict(op_index=op.index, op_type=op.type)
             for t in op.inputs:
@@ -157,7 +136,8 @@ class _Reader:
                     self.fail("reads a tensor that no earlier operator writes and that is not a model input",
                               tensor=tensor.name, **where)
             for t in op.outputs:
-                if t in written or tensors[t].is_constant or tensors[t].is_variable:
+                rewritten = t in written and not (op.type == "BRANCH_OUTPUTS" and op.index in second_branch)
+                if rewritten or tensors[t].is_constant or tensors[t].is_variable:
                     self.fail("writes a tensor that is a model input, a constant, a variable or written before",
                               tensor=tensors[t].name, **where)
                 written.add(t)
@@ -214,7 +194,7 @@ class _Reader:
         if t.Type() not in _TENSOR_TYPES:
             type_name = _TYPE_NAMES.get(t.Type(), f"#{t.Type()}")
             self.fail(f"unsupported dtype {type_name} (supported: int8, uint8, int16, int32, float32; int64 constants; "
-                      "resource handles)",
+                      "bool; resource handles)",
                       tensor=name)
         dtype = _TENSOR_TYPES[t.Type()]
         shape = tuple(int(d) for d in t.ShapeAsNumpy()) if t.ShapeLength() else ()

@@ -1,7 +1,8 @@
-"""Resource variables and CALL_ONCE. The frontend has already resolved them
+"""Resource variables, CALL_ONCE and IF. The frontend has already resolved them
 (frontend/resources.py: READ_VARIABLE and ASSIGN_VARIABLE name the variable tensor,
-VAR_HANDLE has no outputs left) and inlined CALL_ONCE's init subgraph after it (a
-Block the code generator guards): what remains here are byte copies."""
+VAR_HANDLE has no outputs left) and inlined the subgraphs CALL_ONCE and IF run after
+them (frontend/inline.py: Blocks the code generator guards): what remains here are
+byte copies."""
 
 from tinyaot.ops.base import KernelCall, TensorRef
 
@@ -16,10 +17,18 @@ def lower_assign_variable(ctx):
     return [KernelCall("tinyaot_copy", [TensorRef(variable.index), TensorRef(value.index), value.nbytes])]
 
 
+def lower_branch_outputs(ctx):
+    """The end of an IF branch: its outputs copied into the IF's (same sizes: checked when inlined)."""
+    return [KernelCall("tinyaot_copy", [TensorRef(out), TensorRef(src), ctx.graph.tensors[out].nbytes])
+            for src, out in zip(ctx.op.inputs, ctx.op.outputs)]
+
+
 def lower_no_code(ctx):
-    """VAR_HANDLE (resolved at build time) and CALL_ONCE (its subgraph's steps follow it)."""
+    """VAR_HANDLE (resolved at build time), CALL_ONCE and IF (their subgraphs' steps follow them)."""
     return []
 
 
 OPS = {"READ_VARIABLE": lower_read_variable, "ASSIGN_VARIABLE": lower_assign_variable,
-       "VAR_HANDLE": lower_no_code, "CALL_ONCE": lower_no_code}
+       "VAR_HANDLE": lower_no_code, "CALL_ONCE": lower_no_code, "IF": lower_no_code}
+# Steps the frontend adds, not operators of a file.
+INTERNAL_OPS = {"BRANCH_OUTPUTS": lower_branch_outputs}

@@ -64,3 +64,39 @@ def running_state_model():
 @test_model("resource_variables", targets=False)
 def resource_variables():
     return running_state_model()
+
+
+def if_model():
+    """IF (cond: a bool input) over an int8 and a float32 value, each branch with its own steps:
+      then: y = x + c (int8), g = f * f
+      else: y = x (a branch output that is its input: a copy only), g = f + f
+    and after the IF, z = y + x reads its output. Not in the catalog: TFLM takes the bool
+    input as numpy bool, the catalog's random inputs are the C side's uint8."""
+    mb = ModelBuilder()
+    cond = mb.input("cond", "bool", [1])
+    x = mb.input("x", "int8", [1, 6], **Q8)
+    f = mb.input("f", "float32", [1, 6])
+    y = mb.tensor("y", "int8", [1, 6], **Q8)
+    g = mb.output(mb.tensor("g", "float32", [1, 6]))
+    branches = []
+    for kind in ("then", "else"):
+        sub, k = mb.subgraph(kind)
+        branches.append(k)
+        a = sub.input("a", "int8", [1, 6], **Q8)
+        b = sub.input("b", "float32", [1, 6])
+        if kind == "then":
+            ya = sub.tensor("ya", "int8", [1, 6], **Q8)
+            sub.op("ADD", [a, sub.const("c", np.array([[40, -40, 100, -100, 1, 0]], np.int8), **Q8)], [ya],
+                   "AddOptions")
+            gb = sub.tensor("gb", "float32", [1, 6])
+            sub.op("MUL", [b, b], [gb], "MulOptions")
+        else:
+            ya = a
+            gb = sub.tensor("gb", "float32", [1, 6])
+            sub.op("ADD", [b, b], [gb], "AddOptions")
+        sub.output(ya)
+        sub.output(gb)
+    mb.op("IF", [cond, x, f], [y, g], "IfOptions", then_subgraph_index=branches[0], else_subgraph_index=branches[1])
+    z = mb.output(mb.tensor("z", "int8", [1, 6], **Q8))
+    mb.op("ADD", [y, x], [z], "AddOptions")
+    return mb.build()
