@@ -2,7 +2,7 @@
 
 It is deliberately small: tensors (shape, dtype, quantization, constant data)
 and operators (type, tensor indices, typed options) in execution order. Other
-subgraphs (CALL_ONCE's init subgraph, IF's branches) are inlined into that order: their tensors
+subgraphs (CALL_ONCE's init subgraph, IF's branches, WHILE's condition and body) are inlined into that order: their tensors
 follow the main subgraph's, and a Block marks the operators that run conditionally.
 """
 
@@ -96,13 +96,16 @@ class Operator:
 class Block:
     """Operators first..last (inlined from another subgraph) that run under a condition:
     kind "once": a CALL_ONCE's init subgraph, run on the first run() only; "then" and
-    "else": an IF's branches, run when its condition (a bool tensor) is true or false."""
+    "else": an IF's branches, run when its condition (a bool tensor) is true or false;
+    "loop": a WHILE's condition and body subgraphs, repeated until the condition is false
+    at step `test`."""
     kind: str
     first: int
     last: int
     subgraph: int
     owner: int  # the CALL_ONCE or IF operator
-    cond: int | None = None  # IF: the condition tensor
+    cond: int | None = None  # IF, WHILE: the condition tensor
+    test: int | None = None  # WHILE: the step after which the loop ends when cond is false
 
 
 @dataclass

@@ -25,7 +25,8 @@ def print_inspection(model):
         if reason:
             print(f"  {'':>3}  {'':<20} {backend}: {reason}")
     for b in g.blocks:
-        when = "on the first run only" if b.kind == "once" else f"as its {b.kind} branch"
+        when = {"once": "on the first run only", "loop": "in a loop: cond, then body"}.get(b.kind,
+                                                                                      f"as its {b.kind} branch")
         print(f"  operators {b.first}..{b.last}: subgraph {b.subgraph}, run by {g.operators[b.owner].type} "
               f"{b.owner} {when}")
     print("\ntensors")

@@ -1,6 +1,7 @@
-"""Resource variables, CALL_ONCE and IF: state kept across calls and reset() as TFLM keeps
-it (the catalog comparison runs calls without a reset), both IF branches, under ASan/UBSan;
-and the models tinyaot refuses, each with one line naming the operator or tensor."""
+"""Resource variables, CALL_ONCE, IF and WHILE: state kept across calls and reset() as TFLM
+keeps it (the catalog comparison runs calls without a reset), both IF branches, WHILE loops
+of 0 to 3 iterations, under ASan/UBSan; and the models tinyaot refuses, each with one line
+naming the operator or tensor."""
 
 import subprocess
 import sys
@@ -16,7 +17,7 @@ from tinyaot.errors import TinyAotError
 from tinyaot.host.model import HostModel
 from tinyaot.host.oracle import random_inputs, tflm_interpreter
 from tinyaot.modelbuilder import ModelBuilder
-from tinyaot.testing.models_subgraphs import Q8, handle, if_model, running_state_model
+from tinyaot.testing.models_subgraphs import Q8, handle, if_model, running_state_model, while_model
 
 # Calls, then reset() (TFLM: variables back to their zero points, CALL_ONCE not run again), then calls.
 SEQUENCE = (4, 3)
@@ -63,11 +64,12 @@ print("SANITIZED-OK")
 """
 
 
-def test_state_across_calls_and_reset_and_if_match_tflm_under_sanitizers(tmp_path):
+def test_state_if_and_while_match_tflm_under_sanitizers(tmp_path):
     """int8 and float32 variables set by an init subgraph, and one that starts at its zero point;
-    an IF over int8 and float32 values, both branches taken over the calls."""
+    an IF over int8 and float32 values, both branches taken over the calls; a WHILE over int8
+    and float32 loop variables whose condition and body read and assign resource variables."""
     paths = []
-    for name, build in (("state", running_state_model), ("if", if_model)):
+    for name, build in (("state", running_state_model), ("if", if_model), ("while", while_model)):
         (tmp_path / name).mkdir()
         path = tmp_path / name / "m.tflite"
         path.write_bytes(build())
@@ -138,7 +140,26 @@ def _if(mb, x, cond_dtype="bool", branch_scale=Q8["scale"], else_index=None):
     mb.op("IF", [cond, x], [y], "IfOptions", then_subgraph_index=k - 1, else_subgraph_index=else_index or k)
 
 
+def _while(mb, x, cond_dtype="bool", swap=False):
+    """x_out, _ = WHILE(x, x): the condition gives a constant, the body its inputs back (swapped)."""
+    outs = [mb.output(mb.tensor(f"o{j}", "int8", [1, 6], **Q8)) for j in range(2)]
+    cond, cond_k = mb.subgraph("cond")
+    for j in range(2):
+        cond.input(f"c{j}", "int8", [1, 6], **Q8)
+    cond.output(cond.const("go", np.array([False]) if cond_dtype == "bool" else np.array([1], np.int8)))
+    body, body_k = mb.subgraph("body")
+    ins = [body.input(f"b{j}", "int8", [1, 6], **Q8) for j in range(2)]
+    for t in (ins[::-1] if swap else ins):
+        body.output(t)
+    mb.op("WHILE", [x, x], outs, "WhileOptions", cond_subgraph_index=cond_k, body_subgraph_index=body_k)
+
+
 @pytest.mark.parametrize("build,message", [
+    (lambda mb, x: _while(mb, x, cond_dtype="int8"),
+     "operator 0 (WHILE): tensor 'go': cond subgraph 1's output 0 must be one bool, not int8 [1]"),
+    (lambda mb, x: _while(mb, x, swap=True),
+     "operator 0 (WHILE): body subgraph 2 gives its input 1 as output 0; only an input given back at its own "
+     "position is supported"),
     (lambda mb, x: _if(mb, x, cond_dtype="int8"),
      "operator 0 (IF): tensor 'cond': condition (input 0) must be one bool, not int8 [1]"),
     (lambda mb, x: _if(mb, x, branch_scale=0.1),

@@ -152,10 +152,17 @@ class _CodegenContext:
             elif block.kind == "then":
                 then_of.add(block.owner)
                 opening, closing = f"if (*{self.pointer(block.cond)}) {{ /* {where} */", ["}"]
-            else:  # right after its then block, if it has one
+            elif block.kind == "else":  # right after its then block, if it has one
                 opening = (f"else {{ /* {where} */" if block.owner in then_of
                            else f"if (!*{self.pointer(block.cond)}) {{ /* {where} */")
                 closing = ["}"]
+            else:
+                options = self.graph.operators[block.owner].options
+                opening = (f"for (;;) {{ /* WHILE {block.owner}: cond subgraph {options['cond_subgraph_index']}, "
+                           f"body subgraph {options['body_subgraph_index']} */")
+                closing = ["}"]
+                self.steps[block.test]["after"] += [f"    if (!*{self.pointer(block.cond)}) {{", "        break;",
+                                                    "    }"]
             self.steps[block.first]["before"].append(opening)
             self.steps[block.last]["after"] += closing
             for step in self.steps[block.first:block.last + 1]:

@@ -1,12 +1,19 @@
-"""Inlines the subgraphs CALL_ONCE and IF run into the main subgraph's execution order.
+"""Inlines the subgraphs CALL_ONCE, IF and WHILE run into the main subgraph's execution order.
 
 A subgraph's tensors are appended after those read so far and its operators follow
 the operator that runs it, inside a Block the code generator guards (a flag for
-CALL_ONCE, the condition for IF's two branches). An IF branch reads the IF's inputs
-directly (its own input tensors are replaced by them, so their signatures must match),
-and a BRANCH_OUTPUTS step at the end of each branch copies the branch's outputs into
-the IF's, as TFLM's CopySubgraphOutputsToOpOutputs does. Nested control flow (a
-CALL_ONCE or IF inside another subgraph) is refused.
+CALL_ONCE, the condition for IF's two branches, a loop for WHILE). A subgraph reads the
+tensors it is given directly (its own input tensors are replaced by them, so their
+signatures must match), and a SUBGRAPH_OUTPUTS step at its end copies its outputs where
+TFLM's CopySubgraphOutputsToOpOutputs copies them.
+
+WHILE: its outputs hold the loop variables. The WHILE step copies its inputs into them;
+then, in a loop, the condition subgraph reads them, a LOOP_TEST step leaves the loop
+when its output 0 is false, and the body reads them and ends by copying its outputs
+back into them; a LOOP_END step reads them all. Every value carried from one iteration
+to the next is in those outputs, live from before the loop to its end at least, so plain
+first-write..last-read lifetimes plan the loop correctly. Nested control flow (a CALL_ONCE, IF or WHILE inside another
+subgraph) is refused.
 """
 
 import numpy as np
@@ -61,12 +68,68 @@ def inline_if(reader, op, tensors, operators):
             _expect_same(reader, tensors[t], tensors[op.outputs[j]], f"{kind} subgraph {k}'s output {j}",
                          f"IF output {j}", where)
         if outs:
-            operators.append(Operator(len(operators), "BRANCH_OUTPUTS", branch_outs, list(op.outputs),
-                                      origin=(k, None)))
+            _append_internal(operators, "SUBGRAPH_OUTPUTS", branch_outs, list(op.outputs), k)
         if len(operators) > first:
             blocks.append(Block(kind, first, len(operators) - 1, k, op.index, cond=cond.index))
-    op.outputs = []  # the branches' BRANCH_OUTPUTS write them
+    op.outputs = []  # the branches' SUBGRAPH_OUTPUTS write them
     return blocks
+
+
+def inline_while(reader, op, tensors, operators):
+    """WHILE `op`'s condition and body subgraphs, as one loop Block (see the module doc)."""
+    where = dict(op_index=op.index, op_type=op.type)
+    n = len(op.inputs)
+    if any(t < 0 for t in op.inputs) or len(op.outputs) != n:
+        reader.fail(f"needs as many outputs as inputs, none omitted; has {n} inputs and {len(op.outputs)} outputs",
+                    **where)
+    for j, (i, o) in enumerate(zip(op.inputs, op.outputs)):
+        _expect_same(reader, tensors[i], tensors[o], f"input {j}", f"output {j}", where)
+    first = len(operators)
+    loop_vars = dict(enumerate(op.outputs))
+    for kind in ("cond", "body"):
+        k = _subgraph_index(reader, op, f"{kind}_subgraph_index", kind)
+        sub = reader.model.Subgraphs(k)
+        ins = [int(t) for t in (sub.InputsAsNumpy() if sub.InputsLength() else [])]
+        outs = [int(t) for t in (sub.OutputsAsNumpy() if sub.OutputsLength() else [])]
+        wanted = (n, n) if kind == "body" else (n, len(outs) or 1)
+        if (len(ins), len(outs)) != wanted:
+            reader.fail(f"{kind} subgraph {k} takes {len(ins)} inputs and gives {len(outs)} outputs; the WHILE "
+                        f"passes {n} and takes {wanted[1]}", **where)
+        if any(not 0 <= t < sub.TensorsLength() for t in ins + outs):
+            reader.fail(f"{kind} subgraph {k} lists a tensor it does not have as an input or output", **where)
+        base = len(tensors)
+        _append_subgraph(reader, k, tensors, operators, {base + t: loop_vars[j] for j, t in enumerate(ins)})
+        for j, t in enumerate(ins):
+            _expect_same(reader, tensors[base + t], tensors[loop_vars[j]], f"{kind} subgraph {k}'s input {j}",
+                         f"WHILE output {j}", where, quant=True)
+        results = [loop_vars[ins.index(t)] if t in ins else base + t for t in outs]
+        if kind == "cond":
+            test = tensors[results[0]]
+            if test.dtype != "bool" or test.num_elements != 1:
+                reader.fail(f"cond subgraph {k}'s output 0 must be one bool, not {test.dtype} {list(test.shape)}",
+                            tensor=test.name, **where)
+            split = _append_internal(operators, "LOOP_TEST", [test.index], [], k)
+            continue
+        for j, t in enumerate(results):
+            _expect_same(reader, tensors[t], tensors[loop_vars[j]], f"body subgraph {k}'s output {j}",
+                         f"WHILE output {j}", where)
+            if t in op.outputs and t != loop_vars[j]:
+                # Copied in order, one would overwrite what a later one reads.
+                reader.fail(f"body subgraph {k} gives its input {op.outputs.index(t)} as output {j}; "
+                            "only an input given back at its own position is supported", **where)
+        moved = [(t, loop_vars[j]) for j, t in enumerate(results) if t != loop_vars[j]]
+        if moved:
+            _append_internal(operators, "SUBGRAPH_OUTPUTS", [t for t, _ in moved], [o for _, o in moved], k)
+    # Reads every loop variable at the loop's end: each stays live over the whole loop, those the
+    # body gives back unchanged too.
+    _append_internal(operators, "LOOP_END", list(op.outputs), [], k)
+    return [Block("loop", first, len(operators) - 1, k, op.index, cond=test.index, test=split)]
+
+
+def _append_internal(operators, op_type, inputs, outputs, k):
+    """Appends a step the inlining needs (ops/subgraphs.py INTERNAL_OPS); returns its index."""
+    operators.append(Operator(len(operators), op_type, inputs, outputs, origin=(k, None)))
+    return len(operators) - 1
 
 
 def _subgraph_index(reader, op, option, what):

@@ -16,7 +16,7 @@ from tflite.TensorType import TensorType
 
 from tinyaot.errors import InvalidTensorError, TinyAotError
 from tinyaot.frontend.resources import resolve_resources
-from tinyaot.frontend.inline import inline_if, inline_init
+from tinyaot.frontend.inline import inline_if, inline_init, inline_while
 from tinyaot.ir import DTYPES, Graph, Operator, Quantization, Tensor
 from tinyaot.quant import INT_RANGES
 
@@ -56,10 +56,11 @@ _OPTIONS_OF = {
     "DEPTH_TO_SPACE": "DepthToSpaceOptions", "TRANSPOSE_CONV": "TransposeConvOptions", "DIV": "DivOptions",
     "CUMSUM": "CumsumOptions", "L2_NORMALIZATION": "L2NormOptions", "MIRROR_PAD": "MirrorPadOptions",
     "VAR_HANDLE": "VarHandleOptions", "CALL_ONCE": "CallOnceOptions", "IF": "IfOptions",
+    "WHILE": "WhileOptions",
 }
 _OPTIONS_REQUIRED = {"CONV_2D", "DEPTHWISE_CONV_2D", "FULLY_CONNECTED", "AVERAGE_POOL_2D", "MAX_POOL_2D",
                      "L2_POOL_2D", "SOFTMAX", "CONCATENATION", "SVDF", "MEAN", "PACK", "UNPACK", "TRANSPOSE_CONV",
-                     "MIRROR_PAD", "CALL_ONCE", "IF"}
+                     "MIRROR_PAD", "CALL_ONCE", "IF", "WHILE"}
 # Operators that take no inputs at all.
 _NO_INPUTS = {"VAR_HANDLE", "CALL_ONCE"}
 # deprecated_builtin_code holds codes up to 127; this value says "see builtin_code".
@@ -112,6 +113,8 @@ class _Reader:
                 blocks += inline_init(self, op, tensors, operators)
             elif op.type == "IF":
                 blocks += inline_if(self, op, tensors, operators)
+            elif op.type == "WHILE":
+                blocks += inline_while(self, op, tensors, operators)
         inputs = self.io_list(sub.InputsAsNumpy() if sub.InputsLength() else [], tensors, "inputs")
         outputs = self.io_list(sub.OutputsAsNumpy() if sub.OutputsLength() else [], tensors, "outputs")
         if not inputs or not outputs:
@@ -125,9 +128,10 @@ class _Reader:
 
     def check_dataflow(self, tensors, operators, inputs, outputs, blocks):
         """Each tensor is written once, by an operator before those that read it (but both
-        branches of an IF write its outputs: one of them runs)."""
+        branches of an IF write its outputs, one of them runs; a WHILE's body writes its outputs
+        again)."""
         written = set(inputs)
-        second_branch = {b.last for b in blocks if b.kind == "else"}
+        rewrites = {i for b in blocks if b.kind in ("else", "loop") for i in range(b.first, b.last + 1)}
         for op in operators:
             where = dict(op_index=op.index, op_type=op.type)
             for t in op.inputs:
@@ -136,7 +140,7 @@ class _Reader:
                     self.fail("reads a tensor that no earlier operator writes and that is not a model input",
                               tensor=tensor.name, **where)
             for t in op.outputs:
-                rewritten = t in written and not (op.type == "BRANCH_OUTPUTS" and op.index in second_branch)
+                rewritten = t in written and not (op.type == "SUBGRAPH_OUTPUTS" and op.index in rewrites)
                 if rewritten or tensors[t].is_constant or tensors[t].is_variable:
                     self.fail("writes a tensor that is a model input, a constant, a variable or written before",
                               tensor=tensors[t].name, **where)

@@ -1,6 +1,6 @@
-"""Resource variables, CALL_ONCE and IF. The frontend has already resolved them
+"""Resource variables, CALL_ONCE, IF and WHILE. The frontend has already resolved them
 (frontend/resources.py: READ_VARIABLE and ASSIGN_VARIABLE name the variable tensor,
-VAR_HANDLE has no outputs left) and inlined the subgraphs CALL_ONCE and IF run after
+VAR_HANDLE has no outputs left) and inlined the subgraphs CALL_ONCE, IF and WHILE run after
 them (frontend/inline.py: Blocks the code generator guards): what remains here are
 byte copies."""
 
@@ -17,18 +17,20 @@ def lower_assign_variable(ctx):
     return [KernelCall("tinyaot_copy", [TensorRef(variable.index), TensorRef(value.index), value.nbytes])]
 
 
-def lower_branch_outputs(ctx):
-    """The end of an IF branch: its outputs copied into the IF's (same sizes: checked when inlined)."""
+def lower_copies(ctx):
+    """Input k copied into output k: WHILE's inputs into its loop variables, and SUBGRAPH_OUTPUTS,
+    the end of an IF branch or WHILE body (same sizes, distinct tensors: checked when inlined)."""
     return [KernelCall("tinyaot_copy", [TensorRef(out), TensorRef(src), ctx.graph.tensors[out].nbytes])
             for src, out in zip(ctx.op.inputs, ctx.op.outputs)]
 
 
 def lower_no_code(ctx):
-    """VAR_HANDLE (resolved at build time), CALL_ONCE and IF (their subgraphs' steps follow them)."""
+    """VAR_HANDLE (resolved at build time), CALL_ONCE and IF (their subgraphs' steps follow them),
+    LOOP_TEST and LOOP_END (where the code generator's loop exits and repeats)."""
     return []
 
 
 OPS = {"READ_VARIABLE": lower_read_variable, "ASSIGN_VARIABLE": lower_assign_variable,
-       "VAR_HANDLE": lower_no_code, "CALL_ONCE": lower_no_code, "IF": lower_no_code}
+       "VAR_HANDLE": lower_no_code, "CALL_ONCE": lower_no_code, "IF": lower_no_code, "WHILE": lower_copies}
 # Steps the frontend adds, not operators of a file.
-INTERNAL_OPS = {"BRANCH_OUTPUTS": lower_branch_outputs}
+INTERNAL_OPS = {"SUBGRAPH_OUTPUTS": lower_copies, "LOOP_TEST": lower_no_code, "LOOP_END": lower_no_code}

@@ -100,3 +100,52 @@ def if_model():
     z = mb.output(mb.tensor("z", "int8", [1, 6], **Q8))
     mb.op("ADD", [y, x], [z], "AddOptions")
     return mb.build()
+
+
+def while_model(flags=3):
+    """WHILE over loop variables acc (float32), f (float32, given back unchanged) and x (int8):
+    the body sets acc = acc * 0.5 + f and x = x + x (saturating). It runs as many times as the
+    bool inputs go0, go1, ... start with true: they are assigned to resource variables that the
+    condition reads (the first) and the body shifts down by one, with false coming in last
+    (no comparison operators needed)."""
+    mb = ModelBuilder()
+    go = [mb.input(f"go{k}", "bool", [1]) for k in range(flags)]
+    acc = mb.input("acc", "float32", [1, 6])
+    f = mb.input("f", "float32", [1, 6])
+    x = mb.input("x", "int8", [1, 6], **Q8)
+    for k, t in enumerate(go):
+        mb.op("ASSIGN_VARIABLE", [handle(mb, f"flag{k}"), t], [])
+    outs = [mb.tensor("acc_out", "float32", [1, 6]), mb.tensor("f_out", "float32", [1, 6]),
+            mb.tensor("x_out", "int8", [1, 6], **Q8)]
+
+    cond, cond_k = mb.subgraph("cond")
+    for name in ("acc", "f"):
+        cond.input(name, "float32", [1, 6])
+    cond.input("x", "int8", [1, 6], **Q8)
+    going = cond.output(cond.tensor("going", "bool", [1]))
+    cond.op("READ_VARIABLE", [handle(cond, "flag0")], [going])
+
+    body, body_k = mb.subgraph("body")
+    b_acc, b_f = body.input("acc", "float32", [1, 6]), body.input("f", "float32", [1, 6])
+    b_x = body.input("x", "int8", [1, 6], **Q8)
+    half = body.tensor("half", "float32", [1, 6])
+    body.op("MUL", [b_acc, body.const("one_half", np.array([0.5], np.float32))], [half], "MulOptions")
+    new_acc = body.tensor("new_acc", "float32", [1, 6])
+    body.op("ADD", [half, b_f], [new_acc], "AddOptions")
+    new_x = body.tensor("new_x", "int8", [1, 6], **Q8)
+    body.op("ADD", [b_x, b_x], [new_x], "AddOptions")
+    for k in range(flags):
+        if k + 1 < flags:
+            next_flag = body.tensor(f"next{k}", "bool", [1])
+            body.op("READ_VARIABLE", [handle(body, f"flag{k + 1}")], [next_flag])
+        else:
+            next_flag = body.const("stop", np.array([False]))
+        body.op("ASSIGN_VARIABLE", [handle(body, f"flag{k}"), next_flag], [])
+    for t in (new_acc, b_f, new_x):
+        body.output(t)
+
+    mb.op("WHILE", [acc, f, x], outs, "WhileOptions", cond_subgraph_index=cond_k, body_subgraph_index=body_k)
+    for t in outs:
+        if t != outs[1]:
+            mb.output(t)
+    return mb.build()
