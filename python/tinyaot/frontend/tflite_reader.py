@@ -122,6 +122,9 @@ class _Reader:
         for t in inputs + outputs:
             if tensors[t].is_constant:
                 self.fail("a model input or output is a constant", tensor=tensors[t].name)
+            if tensors[t].dtype == "resource":
+                self.fail("a model input or output is a resource handle (supported: inside the model only)",
+                          tensor=tensors[t].name)
         resolve_resources(tensors, operators, self.fail)
         self.check_dataflow(tensors, operators, inputs, outputs, blocks)
         return Graph(self.source, tensors, operators, inputs, outputs, blocks)
