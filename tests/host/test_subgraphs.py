@@ -141,7 +141,8 @@ def _if(mb, x, cond_dtype="bool", branch_scale=Q8["scale"], else_index=None):
 
 
 def _while(mb, x, cond_dtype="bool", swap=False):
-    """x_out, _ = WHILE(x, x): the condition gives a constant, the body its inputs back (swapped)."""
+    """x_out, _ = WHILE(x, x): the condition gives a constant, the body its inputs back (swapped,
+    or swapped after reshaping input 1 twice)."""
     outs = [mb.output(mb.tensor(f"o{j}", "int8", [1, 6], **Q8)) for j in range(2)]
     cond, cond_k = mb.subgraph("cond")
     for j in range(2):
@@ -149,6 +150,13 @@ def _while(mb, x, cond_dtype="bool", swap=False):
     cond.output(cond.const("go", np.array([False]) if cond_dtype == "bool" else np.array([1], np.int8)))
     body, body_k = mb.subgraph("body")
     ins = [body.input(f"b{j}", "int8", [1, 6], **Q8) for j in range(2)]
+    if swap == "reshape":  # a view of input 1, sharing its storage
+        ins[1], flat = body.tensor("flat", "int8", [6], **Q8), ins[1]
+        body.op("RESHAPE", [flat, body.const("shape", np.array([6], np.int32))], [ins[1]], "ReshapeOptions",
+                new_shape=[6])
+        ins[1], flat = body.tensor("back", "int8", [1, 6], **Q8), ins[1]
+        body.op("RESHAPE", [flat, body.const("shape2", np.array([1, 6], np.int32))], [ins[1]], "ReshapeOptions",
+                new_shape=[1, 6])
     for t in (ins[::-1] if swap else ins):
         body.output(t)
     mb.op("WHILE", [x, x], outs, "WhileOptions", cond_subgraph_index=cond_k, body_subgraph_index=body_k)
@@ -158,8 +166,10 @@ def _while(mb, x, cond_dtype="bool", swap=False):
     (lambda mb, x: _while(mb, x, cond_dtype="int8"),
      "operator 0 (WHILE): tensor 'go': cond subgraph 1's output 0 must be one bool, not int8 [1]"),
     (lambda mb, x: _while(mb, x, swap=True),
-     "operator 0 (WHILE): body subgraph 2 gives its input 1 as output 0; only an input given back at its own "
-     "position is supported"),
+     "operator 0 (WHILE): body subgraph 2 gives its input 1 (or a reshape of it) as output 0; only an input "
+     "given back at its own position is supported"),
+    (lambda mb, x: _while(mb, x, swap="reshape"),
+     "operator 0 (WHILE): body subgraph 2 gives its input 1 (or a reshape of it) as output 0"),
     (lambda mb, x: _if(mb, x, cond_dtype="int8"),
      "operator 0 (IF): tensor 'cond': condition (input 0) must be one bool, not int8 [1]"),
     (lambda mb, x: _if(mb, x, branch_scale=0.1),

@@ -19,6 +19,7 @@ subgraph) is refused.
 import numpy as np
 
 from tinyaot.ir import Block, Operator
+from tinyaot.ops import VIEW_OPS
 
 CONTROL_FLOW = {"CALL_ONCE", "IF", "WHILE"}
 
@@ -97,7 +98,7 @@ def inline_while(reader, op, tensors, operators):
                         f"passes {n} and takes {wanted[1]}", **where)
         if any(not 0 <= t < sub.TensorsLength() for t in ins + outs):
             reader.fail(f"{kind} subgraph {k} lists a tensor it does not have as an input or output", **where)
-        base = len(tensors)
+        base, base_op = len(tensors), len(operators)
         _append_subgraph(reader, k, tensors, operators, {base + t: loop_vars[j] for j, t in enumerate(ins)})
         for j, t in enumerate(ins):
             _expect_same(reader, tensors[base + t], tensors[loop_vars[j]], f"{kind} subgraph {k}'s input {j}",
@@ -110,13 +111,16 @@ def inline_while(reader, op, tensors, operators):
                             tensor=test.name, **where)
             split = _append_internal(operators, "LOOP_TEST", [test.index], [], k)
             continue
+        made_by = {t: inner for inner in operators[base_op:] for t in inner.outputs}
         for j, t in enumerate(results):
             _expect_same(reader, tensors[t], tensors[loop_vars[j]], f"body subgraph {k}'s output {j}",
                          f"WHILE output {j}", where)
+            while t in made_by and made_by[t].type in VIEW_OPS:  # may share the storage of its input
+                t = made_by[t].inputs[0]
             if t in op.outputs and t != loop_vars[j]:
                 # Copied in order, one would overwrite what a later one reads.
-                reader.fail(f"body subgraph {k} gives its input {op.outputs.index(t)} as output {j}; "
-                            "only an input given back at its own position is supported", **where)
+                reader.fail(f"body subgraph {k} gives its input {op.outputs.index(t)} (or a reshape of it) as "
+                            f"output {j}; only an input given back at its own position is supported", **where)
         moved = [(t, loop_vars[j]) for j, t in enumerate(results) if t != loop_vars[j]]
         if moved:
             _append_internal(operators, "SUBGRAPH_OUTPUTS", [t for t, _ in moved], [o for _, o in moved], k)
