@@ -14,6 +14,7 @@ from tinyaot.ops.band_fc import lower_band_fc
 from tinyaot.ops.band_residual import lower_band_residual
 from tinyaot.ops.base import LowerContext
 from tinyaot.ops.copy import lower_copy
+from tinyaot.ops.subgraphs import INTERNAL_OPS
 from tinyaot.passes.fusion import ResidualFusion, find_fusions, planning_graph
 from tinyaot.passes.views import find_views
 from tinyaot.planner.greedy import align_up
@@ -66,7 +67,8 @@ def compile_model(path, options):
     check_options(options)
     graph = _read_graph(path)
     views = find_views(graph, options.inputs_in_arena)
-    fusions = find_fusions(graph, views, options.alignment) if options.fusion else {}
+    # Not into or out of a subgraph's steps: a fused producer would not run where the other branch needs it.
+    fusions = find_fusions(graph, views, options.alignment) if options.fusion and not graph.blocks else {}
     planned = _smaller_pointwise_plan(graph, views, options, fusions)
     unfused = _smaller_pointwise_plan(graph, views, options, {}) if fusions else planned
     declined = None
@@ -220,7 +222,7 @@ def lower_operator(graph, views, op, options, fusions):
         return [], ("view", None)
     if op.type in VIEW_OPS:
         return lower_copy(ctx), ("portable", None)
-    lowering = LOWERINGS.get(op.type)
+    lowering = LOWERINGS.get(op.type) or INTERNAL_OPS.get(op.type)
     if lowering is None:
         raise unsupported_operator(graph.source, op.index, op.type)
     try:

@@ -1,7 +1,9 @@
 """The graph IR: what the frontend reads and every later stage works on.
 
 It is deliberately small: tensors (shape, dtype, quantization, constant data)
-and operators (type, tensor indices, typed options) in execution order.
+and operators (type, tensor indices, typed options) in execution order. Other
+subgraphs (CALL_ONCE's init subgraph, IF's branches, WHILE's condition and body) are inlined into that order: their tensors
+follow the main subgraph's, and a Block marks the operators that run conditionally.
 """
 
 import re
@@ -17,6 +19,10 @@ DTYPES = {
     "int32": (np.int32, "int32_t", "TINYAOT_INT32"),
     "int64": (np.int64, "int64_t", "TINYAOT_INT64"),  # constants only: 16x8 biases
     "float32": (np.float32, "float", "TINYAOT_FLOAT32"),
+    # A resource variable's handle (VAR_HANDLE's output): resolved to the variable at build
+    # time (frontend/resources.py), never stored; 4 bytes, as TFLM's int32 resource id.
+    "resource": (np.int32, "int32_t", "TINYAOT_INT32"),
+    "bool": (np.bool_, "uint8_t", "TINYAOT_UINT8"),  # one byte, 0 or 1, as TFLM's
 }
 
 
@@ -83,6 +89,23 @@ class Operator:
     outputs: list
     options: dict = field(default_factory=dict)
     version: int = 1
+    origin: tuple = None  # (subgraph, operator index) in the file; index is the position in the inlined order
+
+
+@dataclass
+class Block:
+    """Operators first..last (inlined from another subgraph) that run under a condition:
+    kind "once": a CALL_ONCE's init subgraph, run on the first run() only; "then" and
+    "else": an IF's branches, run when its condition (a bool tensor) is true or false;
+    "loop": a WHILE's condition and body subgraphs, repeated until the condition is false
+    at step `test`."""
+    kind: str
+    first: int
+    last: int
+    subgraph: int
+    owner: int  # the CALL_ONCE or IF operator
+    cond: int | None = None  # IF, WHILE: the condition tensor
+    test: int | None = None  # WHILE: the step after which the loop ends when cond is false
 
 
 @dataclass
@@ -92,6 +115,7 @@ class Graph:
     operators: list
     inputs: list
     outputs: list
+    blocks: list = field(default_factory=list)  # Blocks, in the order of their first operator
 
 
 def c_identifier(text, max_len=48):

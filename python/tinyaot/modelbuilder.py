@@ -21,8 +21,9 @@ from tflite.BuiltinOptions import BuiltinOptions
 from tflite.TensorType import TensorType
 
 _TYPES = {"int8": TensorType.INT8, "uint8": TensorType.UINT8, "int16": TensorType.INT16,
-          "int32": TensorType.INT32, "int64": TensorType.INT64, "float32": TensorType.FLOAT32}
-_NP = {"int8": np.int8, "uint8": np.uint8, "int16": np.int16, "int32": np.int32, "int64": np.int64,
+          "int32": TensorType.INT32, "int64": TensorType.INT64, "float32": TensorType.FLOAT32,
+          "resource": TensorType.RESOURCE, "bool": TensorType.BOOL}
+_NP = {"bool": np.bool_, "int8": np.int8, "uint8": np.uint8, "int16": np.int16, "int32": np.int32, "int64": np.int64,
        "float32": np.float32}
 
 
@@ -42,6 +43,16 @@ class ModelBuilder:
         self.opcodes = []
         self.inputs = []
         self.outputs = []
+        self.name = "main"
+        self.subgraphs = []  # the builders of subgraphs 1, 2, ... (see subgraph())
+
+    def subgraph(self, name):
+        """(builder, index) of a new subgraph (CALL_ONCE's init, IF's branches, WHILE's condition
+        and body), built with the same methods; it shares this model's buffers and operator codes."""
+        sub = ModelBuilder()
+        sub.name, sub.buffers, sub.opcodes = name, self.buffers, self.opcodes
+        self.subgraphs.append(sub)
+        return sub, len(self.subgraphs)
 
     # ---- tensors ----
     def tensor(self, name, dtype, shape, scale=None, zero_point=0, axis=0, data=None, variable=False,
@@ -114,21 +125,7 @@ class ModelBuilder:
             ModelBuilder.rewrite(self)
         b = flatbuffers.Builder(1024)
         buffers = [self._buffer(b, raw) for raw in self.buffers]
-        tensors = [self._tensor(b, t) for t in self.tensors]
-        operators = [self._operator(b, op) for op in self.operators]
-        m = _module("SubGraph")
-        tensors_vec = self._offsets(b, m.SubGraphStartTensorsVector, tensors)
-        inputs_vec = self._int32s(b, self.inputs)
-        outputs_vec = self._int32s(b, self.outputs)
-        ops_vec = self._offsets(b, m.SubGraphStartOperatorsVector, operators)
-        name = b.CreateString("main")
-        m.SubGraphStart(b)
-        m.SubGraphAddTensors(b, tensors_vec)
-        m.SubGraphAddInputs(b, inputs_vec)
-        m.SubGraphAddOutputs(b, outputs_vec)
-        m.SubGraphAddOperators(b, ops_vec)
-        m.SubGraphAddName(b, name)
-        subgraph = m.SubGraphEnd(b)
+        subgraphs = [g._subgraph(b) for g in (self, *self.subgraphs)]
 
         oc = _module("OperatorCode")
         codes = []
@@ -143,7 +140,7 @@ class ModelBuilder:
 
         mm = _module("Model")
         codes_vec = self._offsets(b, mm.ModelStartOperatorCodesVector, codes)
-        subgraphs_vec = self._offsets(b, mm.ModelStartSubgraphsVector, [subgraph])
+        subgraphs_vec = self._offsets(b, mm.ModelStartSubgraphsVector, subgraphs)
         buffers_vec = self._offsets(b, mm.ModelStartBuffersVector, buffers)
         description = b.CreateString("built by tinyaot.modelbuilder")
         mm.ModelStart(b)
@@ -154,6 +151,23 @@ class ModelBuilder:
         mm.ModelAddBuffers(b, buffers_vec)
         b.Finish(mm.ModelEnd(b), file_identifier=b"TFL3")
         return bytes(b.Output())
+
+    def _subgraph(self, b):
+        tensors = [self._tensor(b, t) for t in self.tensors]
+        operators = [self._operator(b, op) for op in self.operators]
+        m = _module("SubGraph")
+        tensors_vec = self._offsets(b, m.SubGraphStartTensorsVector, tensors)
+        inputs_vec = self._int32s(b, self.inputs)
+        outputs_vec = self._int32s(b, self.outputs)
+        ops_vec = self._offsets(b, m.SubGraphStartOperatorsVector, operators)
+        name = b.CreateString(self.name)
+        m.SubGraphStart(b)
+        m.SubGraphAddTensors(b, tensors_vec)
+        m.SubGraphAddInputs(b, inputs_vec)
+        m.SubGraphAddOutputs(b, outputs_vec)
+        m.SubGraphAddOperators(b, ops_vec)
+        m.SubGraphAddName(b, name)
+        return m.SubGraphEnd(b)
 
     @staticmethod
     def _offsets(b, start_vector, offsets):
@@ -224,6 +238,7 @@ class ModelBuilder:
             cls = op["options_type"]
             m = _module(cls)
             vectors = {k: self._int32s(b, v) for k, v in op["options"].items() if isinstance(v, (list, tuple))}
+            vectors.update({k: b.CreateString(v) for k, v in op["options"].items() if isinstance(v, str)})
             getattr(m, f"{cls}Start")(b)
             for key, value in op["options"].items():
                 add = getattr(m, f"{cls}Add{_camel(key)}")

@@ -18,17 +18,23 @@ def print_inspection(model):
     print("\noperators")
     print(f"  {'#':>3}  {'type':<20} {'kernels':<34} inputs -> outputs")
     for op, calls in model.calls:
-        kernels = ", ".join(c.kernel for c in calls) or ("(fused)" if model.backends[op.index][1] else "(view)")
+        kernels = ", ".join(c.kernel for c in calls) or ("(fused)" if model.backends[op.index][1] else
+                                                         "(view)" if op.outputs else "(no code)")
         print(f"  {op.index:>3}  {op.type:<20} {kernels:<34} {op.inputs} -> {op.outputs}")
         backend, reason = model.backends[op.index]
         if reason:
             print(f"  {'':>3}  {'':<20} {backend}: {reason}")
+    for b in g.blocks:
+        when = {"once": "on the first run only", "loop": "in a loop: cond, then body"}.get(b.kind,
+                                                                                      f"as its {b.kind} branch")
+        print(f"  operators {b.first}..{b.last}: subgraph {b.subgraph}, run by {g.operators[b.owner].type} "
+              f"{b.owner} {when}")
     print("\ntensors")
     print(f"  {'#':>3}  {'dtype':<8} {'shape':<18} {'bytes':>8}  {'kind':<9} name")
     inputs, outputs = set(g.inputs), set(g.outputs)
     for t in g.tensors:
         kind = ("input" if t.index in inputs else "output" if t.index in outputs else
-                "weight" if t.is_constant else "state" if t.is_variable else
+                "weight" if t.is_constant else "state" if t.is_variable else "handle" if t.dtype == "resource" else
                 "view" if t.index in model.views.root else "arena")
         print(f"  {t.index:>3}  {t.dtype:<8} {str(list(t.shape)):<18} {t.nbytes:>8}  {kind:<9} {t.name}")
     print("\nmemory plan (steps are operator indices)")

@@ -131,10 +131,43 @@ class _CodegenContext:
         self.blob = blob.BlobLayout() if model.options.weights == "blob" else None
         self.blob_arrays = []  # (symbol, ctype, values) of ParamArrays bound for the blob
         self.steps = [self._step(i, op, calls) for i, (op, calls) in enumerate(model.calls)]
+        self.once_flags = self._guard_blocks()
         self._arch_id = None
         if self.blob is not None:
             self.headers.add("tinyaot_blob.h")
             self._lay_out_blob()
+
+    def _guard_blocks(self):
+        """Wraps each Block's steps in its condition; returns the flags of the CALL_ONCE blocks,
+        which reset() leaves set: TFLM's CALL_ONCE runs its subgraph once per interpreter."""
+        for step in self.steps:
+            step.update(before=[], after=[], indent="")
+        flags, then_of = [], set()
+        for block in self.graph.blocks:
+            where = f"{self.graph.operators[block.owner].type} {block.owner}: {block.kind} subgraph {block.subgraph}"
+            if block.kind == "once":
+                flag = f"{self.prefix}_once{len(flags)}"
+                flags.append(flag)
+                opening, closing = f"if (!{flag}) {{ /* {where}, first run only */", [f"    {flag} = 1;", "}"]
+            elif block.kind == "then":
+                then_of.add(block.owner)
+                opening, closing = f"if (*{self.pointer(block.cond)}) {{ /* {where} */", ["}"]
+            elif block.kind == "else":  # right after its then block, if it has one
+                opening = (f"else {{ /* {where} */" if block.owner in then_of
+                           else f"if (!*{self.pointer(block.cond)}) {{ /* {where} */")
+                closing = ["}"]
+            else:
+                options = self.graph.operators[block.owner].options
+                opening = (f"for (;;) {{ /* WHILE {block.owner}: cond subgraph {options['cond_subgraph_index']}, "
+                           f"body subgraph {options['body_subgraph_index']} */")
+                closing = ["}"]
+                self.steps[block.test]["after"] += [f"    if (!*{self.pointer(block.cond)}) {{", "        break;",
+                                                    "    }"]
+            self.steps[block.first]["before"].append(opening)
+            self.steps[block.last]["after"] += closing
+            for step in self.steps[block.first:block.last + 1]:
+                step["indent"] += "    "
+        return flags
 
     def _io_members(self, indices):
         return member_names((t, self.graph.tensors[t].c_name) for t in indices)
@@ -155,7 +188,8 @@ class _CodegenContext:
                 lines.append(self._call(op, suffix, scratch_base, call))
             scratch_base += len(call.scratch)
         if not calls:
-            lines.append("view: shares its input's storage, no code")
+            lines.append("view: shares its input's storage, no code" if op.outputs
+                         else "no code of its own")
         comment = c_comment(f"{op.index}: {step_title(self.model, op)} ({ins} -> {outs})")
         return {"comment": comment, "lines": lines, "calls": bool(calls), "index": index}
 
@@ -358,6 +392,7 @@ class _CodegenContext:
             "cmsis_nn_arch": (CPU_ARCH[opts.cpu] if cmsis_nn.HEADER in self.headers else None),
             "cpu": opts.cpu, "arch": CPU_ARCH[opts.cpu], "optimize": opts.optimize,
             "weights": self._weights(), "params": self.params, "steps": self.steps,
+            "once_flags": self.once_flags,
         }
 
     def _blob_values(self):

@@ -15,6 +15,8 @@ from tflite.BuiltinOptions import BuiltinOptions
 from tflite.TensorType import TensorType
 
 from tinyaot.errors import InvalidTensorError, TinyAotError
+from tinyaot.frontend.resources import resolve_resources
+from tinyaot.frontend.inline import inline_if, inline_init, inline_while
 from tinyaot.ir import DTYPES, Graph, Operator, Quantization, Tensor
 from tinyaot.quant import INT_RANGES
 
@@ -27,6 +29,8 @@ _TENSOR_TYPES = {
     TensorType.INT32: "int32",
     TensorType.INT64: "int64",
     TensorType.FLOAT32: "float32",
+    TensorType.RESOURCE: "resource",
+    TensorType.BOOL: "bool",
 }
 _TYPE_NAMES = {v: k for k, v in vars(TensorType).items() if not k.startswith("_")}
 _MAX_RANK = 6
@@ -51,10 +55,14 @@ _OPTIONS_OF = {
     "SPLIT": "SplitOptions", "SPLIT_V": "SplitVOptions", "SPACE_TO_DEPTH": "SpaceToDepthOptions",
     "DEPTH_TO_SPACE": "DepthToSpaceOptions", "TRANSPOSE_CONV": "TransposeConvOptions", "DIV": "DivOptions",
     "CUMSUM": "CumsumOptions", "L2_NORMALIZATION": "L2NormOptions", "MIRROR_PAD": "MirrorPadOptions",
+    "VAR_HANDLE": "VarHandleOptions", "CALL_ONCE": "CallOnceOptions", "IF": "IfOptions",
+    "WHILE": "WhileOptions",
 }
 _OPTIONS_REQUIRED = {"CONV_2D", "DEPTHWISE_CONV_2D", "FULLY_CONNECTED", "AVERAGE_POOL_2D", "MAX_POOL_2D",
                      "L2_POOL_2D", "SOFTMAX", "CONCATENATION", "SVDF", "MEAN", "PACK", "UNPACK", "TRANSPOSE_CONV",
-                     "MIRROR_PAD"}
+                     "MIRROR_PAD", "CALL_ONCE", "IF", "WHILE"}
+# Operators that take no inputs at all.
+_NO_INPUTS = {"VAR_HANDLE", "CALL_ONCE"}
 # deprecated_builtin_code holds codes up to 127; this value says "see builtin_code".
 _PLACEHOLDER_FOR_GREATER_OP_CODES = 127
 
@@ -93,11 +101,20 @@ class _Reader:
 
     def graph(self):
         model = self.model
-        if model.SubgraphsLength() != 1:
-            self.fail(f"has {model.SubgraphsLength()} subgraphs; tinyaot supports exactly one")
+        if model.SubgraphsLength() < 1:
+            self.fail("has no subgraphs")
         sub = model.Subgraphs(0)
         tensors = [self.tensor_of_users(sub, i) for i in range(sub.TensorsLength())]
-        operators = [self.operator(sub, i, tensors) for i in range(sub.OperatorsLength())]
+        operators, blocks = [], []
+        for i in range(sub.OperatorsLength()):
+            op = self.operator(sub, i, tensors, origin=(0, i), index=len(operators))
+            operators.append(op)
+            if op.type == "CALL_ONCE":
+                blocks += inline_init(self, op, tensors, operators)
+            elif op.type == "IF":
+                blocks += inline_if(self, op, tensors, operators)
+            elif op.type == "WHILE":
+                blocks += inline_while(self, op, tensors, operators)
         inputs = self.io_list(sub.InputsAsNumpy() if sub.InputsLength() else [], tensors, "inputs")
         outputs = self.io_list(sub.OutputsAsNumpy() if sub.OutputsLength() else [], tensors, "outputs")
         if not inputs or not outputs:
@@ -105,12 +122,19 @@ class _Reader:
         for t in inputs + outputs:
             if tensors[t].is_constant:
                 self.fail("a model input or output is a constant", tensor=tensors[t].name)
-        self.check_dataflow(tensors, operators, inputs, outputs)
-        return Graph(self.source, tensors, operators, inputs, outputs)
+            if tensors[t].dtype == "resource":
+                self.fail("a model input or output is a resource handle (supported: inside the model only)",
+                          tensor=tensors[t].name)
+        resolve_resources(tensors, operators, self.fail)
+        self.check_dataflow(tensors, operators, inputs, outputs, blocks)
+        return Graph(self.source, tensors, operators, inputs, outputs, blocks)
 
-    def check_dataflow(self, tensors, operators, inputs, outputs):
-        """Each tensor is written once, by an operator before those that read it."""
+    def check_dataflow(self, tensors, operators, inputs, outputs, blocks):
+        """Each tensor is written once, by an operator before those that read it (but both
+        branches of an IF write its outputs, one of them runs; a WHILE's body writes its outputs
+        again)."""
         written = set(inputs)
+        rewrites = {i for b in blocks if b.kind in ("else", "loop") for i in range(b.first, b.last + 1)}
         for op in operators:
             where = dict(op_index=op.index, op_type=op.type)
             for t in op.inputs:
@@ -119,7 +143,8 @@ class _Reader:
                     self.fail("reads a tensor that no earlier operator writes and that is not a model input",
                               tensor=tensor.name, **where)
             for t in op.outputs:
-                if t in written or tensors[t].is_constant or tensors[t].is_variable:
+                rewritten = t in written and not (op.type == "SUBGRAPH_OUTPUTS" and op.index in rewrites)
+                if rewritten or tensors[t].is_constant or tensors[t].is_variable:
                     self.fail("writes a tensor that is a model input, a constant, a variable or written before",
                               tensor=tensors[t].name, **where)
                 written.add(t)
@@ -144,10 +169,11 @@ class _Reader:
                 self.fail(f"{what} refer to tensor {v}, but the model has {count} tensors", **where)
         return out
 
-    def tensor_of_users(self, sub, i):
-        """Tensor i; where it is invalid, the error says which operators use it (InvalidTensorError)."""
+    def tensor_of_users(self, sub, i, base=0):
+        """Tensor i of `sub`, numbered base + i; where it is invalid, the error says which operators
+        use it (InvalidTensorError; their indices within `sub`)."""
         try:
-            return self.tensor(sub, i)
+            return self.tensor(sub, i, base)
         except TinyAotError as e:
             op_types, users = self.users(sub, i)
             raise InvalidTensorError(e.reason, users=users, op_types=op_types, file=e.file, tensor=e.tensor) from None
@@ -169,12 +195,13 @@ class _Reader:
         except Exception:  # a damaged operator list: the tensor's own error stands alone
             return [], []
 
-    def tensor(self, sub, i):
+    def tensor(self, sub, i, base=0):
         t = sub.Tensors(i)
         name = (t.Name() or b"").decode("utf-8", "replace") or f"tensor_{i}"
         if t.Type() not in _TENSOR_TYPES:
             type_name = _TYPE_NAMES.get(t.Type(), f"#{t.Type()}")
-            self.fail(f"unsupported dtype {type_name} (supported: int8, uint8, int16, int32, float32; int64 constants)",
+            self.fail(f"unsupported dtype {type_name} (supported: int8, uint8, int16, int32, float32; int64 constants; "
+                      "bool; resource handles)",
                       tensor=name)
         dtype = _TENSOR_TYPES[t.Type()]
         shape = tuple(int(d) for d in t.ShapeAsNumpy()) if t.ShapeLength() else ()
@@ -182,7 +209,7 @@ class _Reader:
             self.fail(f"unsupported shape {list(shape)} (dynamic or rank above {_MAX_RANK})", tensor=name)
         if 0 in shape:
             self.fail(f"shape {list(shape)} has no elements (a zero dimension)", tensor=name)
-        tensor = Tensor(i, name, dtype, shape, quant=self.quantization(t, name, dtype, shape),
+        tensor = Tensor(base + i, name, dtype, shape, quant=self.quantization(t, name, dtype, shape),
                         is_variable=bool(t.IsVariable()))
         if tensor.nbytes >= 2**31:
             self.fail(f"shape {list(shape)} needs {tensor.nbytes} bytes, more than a 32-bit target addresses",
@@ -263,18 +290,22 @@ class _Reader:
             return f"CUSTOM '{(code.CustomCode() or b'').decode('utf-8', 'replace')}'"
         return _OP_NAMES.get(builtin, f"builtin #{builtin}")
 
-    def operator(self, sub, i, tensors):
+    def operator(self, sub, i, tensors, origin, index, base=0):
+        """Operator i of `sub`, at position `index` of the inlined order; its tensors are numbered
+        from `base` (where its subgraph's tensors start in `tensors`)."""
         op = sub.Operators(i)
         op_type = self.op_type(op, i)
         code = self.model.OperatorCodes(op.OpcodeIndex())
-        where = dict(op_index=i, op_type=op_type)
-        inputs = self.index_list(op.InputsAsNumpy() if op.InputsLength() else [], len(tensors), "inputs", **where)
-        outputs = self.index_list(op.OutputsAsNumpy() if op.OutputsLength() else [], len(tensors), "outputs", **where)
+        where = dict(op_index=index, op_type=op_type)
+        count = sub.TensorsLength()
+        inputs = self.index_list(op.InputsAsNumpy() if op.InputsLength() else [], count, "inputs", **where)
+        outputs = self.index_list(op.OutputsAsNumpy() if op.OutputsLength() else [], count, "outputs", **where)
         if any(t < 0 for t in outputs):
             self.fail("has an omitted output", **where)
-        if not inputs or inputs[0] < 0:
+        if op_type not in _NO_INPUTS and (not inputs or inputs[0] < 0):
             self.fail("has no first input (omitted or missing)", **where)
-        return Operator(i, op_type, inputs, outputs, self.options(op, op_type, where), code.Version())
+        return Operator(index, op_type, [t + base if t >= 0 else t for t in inputs], [t + base for t in outputs],
+                        self.options(op, op_type, where), code.Version(), origin)
 
     def options(self, op, op_type, where):
         """The builtin options table as a dict of snake_case field -> value."""
@@ -303,7 +334,9 @@ def options_table(op):
     opts.Init(table.Bytes, table.Pos)
     values = {}
     for attr in dir(cls):
-        if attr[0].isupper() and not attr.startswith(("GetRootAs", "Init")) and "BufferHasIdentifier" not in attr:
+        # (not "Init", the reader's own method; "InitSubgraphIndex" is a field)
+        if attr[0].isupper() and not attr.startswith("GetRootAs") and attr != "Init" \
+                and "BufferHasIdentifier" not in attr:
             method = getattr(opts, attr)
             if attr.endswith(("AsNumpy", "Length", "IsNone")):
                 continue

@@ -13,8 +13,9 @@ from tinyaot.frontend.tflite_reader import _TENSOR_TYPES, _raw_builtin_code, opt
 from tinyaot.modelbuilder import ModelBuilder
 from tinyaot.ops import LOWERINGS, VIEW_OPS
 
-# A dtype mutation picks among these; int64 (the biases of 16x8 models) is only decoded.
-_DTYPES = {k: v for k, v in _TENSOR_TYPES.items() if v != "int64"}
+# A dtype mutation picks among these; int64 (the biases of 16x8 models) is only decoded, and a
+# resource handle holds no data to mutate.
+_DTYPES = {k: v for k, v in _TENSOR_TYPES.items() if v not in ("int64", "resource")}
 _OPTION_NAMES = sorted(k for k in vars(BuiltinOptions) if not k.startswith("_") and k != "NONE")
 # Operator codes a mutation may switch to: what tinyaot lowers, and one it does not.
 _SUPPORTED_OPS = sorted(set(LOWERINGS) | VIEW_OPS | {"TANH"})

@@ -17,11 +17,13 @@ def tflm_interpreter(model_path, extra_arena=1 << 20):
 
 
 def random_inputs(specs, rng):
-    """One random array per input spec ({'dtype', 'shape'}), over the full integer range."""
+    """One random array per input spec ({"dtype", "shape"}), over the full integer range (bool: 0 or 1)."""
     arrays = []
     for spec in specs:
         dtype = np.dtype(spec["dtype"])
-        if dtype.kind == "f":
+        if dtype == np.bool_:
+            arrays.append(rng.integers(0, 2, size=spec["shape"]).astype(np.bool_))
+        elif dtype.kind == "f":
             arrays.append(rng.uniform(-4.0, 4.0, size=spec["shape"]).astype(dtype))
         else:
             info = np.iinfo(dtype)

@@ -96,4 +96,7 @@ def _concatenation_view(graph, op, fixed, views):
 def _fixed_storage(graph, inputs_in_arena):
     fixed = set(graph.outputs) | (set() if inputs_in_arena else set(graph.inputs))
     fixed |= {t.index for t in graph.tensors if t.is_constant or t.is_variable}
+    # A WHILE's loop variables: the body's last step copies into them, so none may be a slice
+    # of a concatenation whose other inputs that step would then read changed.
+    fixed |= {t for b in graph.blocks if b.kind == "loop" for t in graph.operators[b.owner].outputs}
     return fixed
