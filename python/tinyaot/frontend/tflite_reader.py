@@ -51,10 +51,11 @@ _OPTIONS_OF = {
     "SPLIT": "SplitOptions", "SPLIT_V": "SplitVOptions", "SPACE_TO_DEPTH": "SpaceToDepthOptions",
     "DEPTH_TO_SPACE": "DepthToSpaceOptions", "TRANSPOSE_CONV": "TransposeConvOptions", "DIV": "DivOptions",
     "CUMSUM": "CumsumOptions", "L2_NORMALIZATION": "L2NormOptions", "MIRROR_PAD": "MirrorPadOptions",
+    "UNIDIRECTIONAL_SEQUENCE_LSTM": "UnidirectionalSequenceLSTMOptions",
 }
 _OPTIONS_REQUIRED = {"CONV_2D", "DEPTHWISE_CONV_2D", "FULLY_CONNECTED", "AVERAGE_POOL_2D", "MAX_POOL_2D",
                      "L2_POOL_2D", "SOFTMAX", "CONCATENATION", "SVDF", "MEAN", "PACK", "UNPACK", "TRANSPOSE_CONV",
-                     "MIRROR_PAD"}
+                     "MIRROR_PAD", "UNIDIRECTIONAL_SEQUENCE_LSTM"}
 # deprecated_builtin_code holds codes up to 127; this value says "see builtin_code".
 _PLACEHOLDER_FOR_GREATER_OP_CODES = 127
 
@@ -96,6 +97,7 @@ class _Reader:
         if model.SubgraphsLength() != 1:
             self.fail(f"has {model.SubgraphsLength()} subgraphs; tinyaot supports exactly one")
         sub = model.Subgraphs(0)
+        self.intermediate_only = self.intermediate_only_tensors(sub)
         tensors = [self.tensor_of_users(sub, i) for i in range(sub.TensorsLength())]
         operators = [self.operator(sub, i, tensors) for i in range(sub.OperatorsLength())]
         inputs = self.io_list(sub.InputsAsNumpy() if sub.InputsLength() else [], tensors, "inputs")
@@ -144,6 +146,22 @@ class _Reader:
                 self.fail(f"{what} refer to tensor {v}, but the model has {count} tensors", **where)
         return out
 
+    def intermediate_only_tensors(self, sub):
+        """Tensors only listed as operators' intermediates: an LSTM's carry only a scale
+        (TFLM's kernel does not read them), so their shape may be empty."""
+        kept, used = set(), set()
+        for k in range(sub.OperatorsLength()):
+            op = sub.Operators(k)
+            if op.IntermediatesLength():
+                kept.update(int(v) for v in op.IntermediatesAsNumpy())
+            for values in (op.InputsAsNumpy() if op.InputsLength() else [],
+                           op.OutputsAsNumpy() if op.OutputsLength() else []):
+                used.update(int(v) for v in values)
+        for values in (sub.InputsAsNumpy() if sub.InputsLength() else [],
+                       sub.OutputsAsNumpy() if sub.OutputsLength() else []):
+            used.update(int(v) for v in values)
+        return kept - used
+
     def tensor_of_users(self, sub, i):
         """Tensor i; where it is invalid, the error says which operators use it (InvalidTensorError)."""
         try:
@@ -180,7 +198,7 @@ class _Reader:
         shape = tuple(int(d) for d in t.ShapeAsNumpy()) if t.ShapeLength() else ()
         if len(shape) > _MAX_RANK or any(d < 0 for d in shape):
             self.fail(f"unsupported shape {list(shape)} (dynamic or rank above {_MAX_RANK})", tensor=name)
-        if 0 in shape:
+        if 0 in shape and i not in self.intermediate_only:
             self.fail(f"shape {list(shape)} has no elements (a zero dimension)", tensor=name)
         tensor = Tensor(i, name, dtype, shape, quant=self.quantization(t, name, dtype, shape),
                         is_variable=bool(t.IsVariable()))
