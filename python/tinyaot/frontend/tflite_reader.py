@@ -147,12 +147,12 @@ class _Reader:
         return out
 
     def intermediate_only_tensors(self, sub):
-        """Tensors only listed as operators' intermediates: an LSTM's carry only a scale
-        (TFLM's kernel does not read them), so their shape may be empty."""
+        """Tensors only listed as an LSTM's intermediates: they carry only a scale (TFLM's
+        kernel does not read them), so their shape may be empty."""
         kept, used = set(), set()
         for k in range(sub.OperatorsLength()):
             op = sub.Operators(k)
-            if op.IntermediatesLength():
+            if op.IntermediatesLength() and self.op_type(op, k) == "UNIDIRECTIONAL_SEQUENCE_LSTM":
                 kept.update(int(v) for v in op.IntermediatesAsNumpy())
             for values in (op.InputsAsNumpy() if op.InputsLength() else [],
                            op.OutputsAsNumpy() if op.OutputsLength() else []):

@@ -47,7 +47,7 @@ def _tensors(ctx):
     for t in (*weights_in, *weights_rec, *biases):
         ctx.expect_constant(t)
     hidden, cell = ctx.input(HIDDEN), ctx.input(CELL)
-    for t, what in ((hidden, "hidden (output) state, input 18"), (cell, "cell state, input 19")):
+    for t, what in ((hidden, "hidden (output) state (input 18)"), (cell, "cell state (input 19)")):
         ctx.expect(t.is_variable, f"{what} must be a variable tensor: it is kept between calls", t.index)
         ctx.expect(t.index not in ctx.graph.inputs and t.index not in ctx.graph.outputs,
                    f"{what} must not be a model input or output", t.index)
