@@ -51,7 +51,8 @@ for name, path in {models!r}.items():
 def test_state_carried_then_reset_matches_tflm(tmp_path):
     """Under ASan/UBSan (one child preloading them, for both models): int8 with its hidden
     state restarting at zero point -1, and float32 time major over two layers."""
-    models = {name: str(catalog.build(name, tmp_path)) for name in ("lstm_audio_fc", "lstm_two_layer_time_major_float32")}
+    models = {name: str(catalog.build(name, tmp_path))
+              for name in ("lstm_audio_fc", "lstm_two_layer_time_major_float32")}
     script = SANITIZED_SCRIPT.format(tests=str(Path(__file__).parent), tests_root=str(Path(__file__).parent.parent),
                                      models=models, out=str(tmp_path / "out"))
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=sanitizer_env())

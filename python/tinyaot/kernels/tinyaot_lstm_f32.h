@@ -10,7 +10,8 @@
  *   when cell_clip > 0; h = clamp(tanhf(c) * output); the step's output is h.
  * TFLM computes each stage for all units into scratch buffers; units are
  * independent within a step (the gates read the previous h), so this kernel
- * runs one unit at a time, writing the new h to the output row and copying it
+ * runs one unit at a time (its four gates' dot products in one pass over x,
+ * one over h), writing the new h to the output row and copying it
  * into the state after the row: no scratch memory, the same floats. Identical
  * to TFLM where the compiler does not fuse a multiply and an add.
  *
@@ -44,24 +45,28 @@ static inline float tinyaot_lstm_f32_clamp(float x)
     return (FLT_MAX < x) ? FLT_MAX : x;
 }
 
-static inline float tinyaot_lstm_f32_dot(const float *x, const float *w, int32_t n)
+/*
+ * acc[g] = x . (row `row` of gate g's weights), each summed from 0.0f in order, the
+ * four gates in one pass: each x[i] is loaded once for four multiply-adds.
+ */
+static inline void tinyaot_lstm_f32_dot4(const float *x, const float *const *weights, int32_t row, int32_t n,
+                                         float *acc)
 {
-    float total = 0.0f;
+    const float *w0 = weights[0] + row * n, *w1 = weights[1] + row * n;
+    const float *w2 = weights[2] + row * n, *w3 = weights[3] + row * n;
+    float a0 = 0.0f, a1 = 0.0f, a2 = 0.0f, a3 = 0.0f;
     int32_t i;
     for (i = 0; i < n; i++) {
-        total += x[i] * w[i];
+        const float v = x[i];
+        a0 += v * w0[i];
+        a1 += v * w1[i];
+        a2 += v * w2[i];
+        a3 += v * w3[i];
     }
-    return total;
-}
-
-/* One gate's pre-activation for unit u. */
-static inline float tinyaot_lstm_f32_gate(const struct tinyaot_lstm_f32_params *p, const float *in, const float *h,
-                                          const float *w_in, const float *w_rec, const float *bias, int32_t u)
-{
-    const float x = tinyaot_lstm_f32_clamp(tinyaot_lstm_f32_dot(in, w_in + u * p->input_size, p->input_size)
-                                           + bias[u]);
-    const float r = tinyaot_lstm_f32_clamp(tinyaot_lstm_f32_dot(h, w_rec + u * p->units, p->units) + 0.0f);
-    return x + r;
+    acc[0] = a0;
+    acc[1] = a1;
+    acc[2] = a2;
+    acc[3] = a3;
 }
 
 static void tinyaot_lstm_f32(const struct tinyaot_lstm_f32_params *p, const float *input,
@@ -77,13 +82,17 @@ static void tinyaot_lstm_f32(const struct tinyaot_lstm_f32_params *p, const floa
             const float *in = input + row * p->input_size;
             float *out = output + row * p->units;
             for (u = 0; u < p->units; u++) {
-#define TINYAOT_LSTM_F32_GATE(g) \
-    tinyaot_lstm_f32_gate(p, in, h, input_weights[g], recurrent_weights[g], biases[g], u)
-                const float forget = tinyaot_sigmoid_f32(TINYAOT_LSTM_F32_GATE(TINYAOT_LSTM_FORGET_GATE));
-                const float in_gate = tinyaot_sigmoid_f32(TINYAOT_LSTM_F32_GATE(TINYAOT_LSTM_INPUT_GATE));
-                const float cell_gate = tanhf(TINYAOT_LSTM_F32_GATE(TINYAOT_LSTM_CELL_GATE));
-                const float out_gate = tinyaot_sigmoid_f32(TINYAOT_LSTM_F32_GATE(TINYAOT_LSTM_OUTPUT_GATE));
-#undef TINYAOT_LSTM_F32_GATE
+                float x[4], y[4], gate[4], forget, in_gate, cell_gate, out_gate;
+                int32_t g;
+                tinyaot_lstm_f32_dot4(in, input_weights, u, p->input_size, x);
+                tinyaot_lstm_f32_dot4(h, recurrent_weights, u, p->units, y);
+                for (g = 0; g < 4; g++) {
+                    gate[g] = tinyaot_lstm_f32_clamp(x[g] + biases[g][u]) + tinyaot_lstm_f32_clamp(y[g] + 0.0f);
+                }
+                forget = tinyaot_sigmoid_f32(gate[TINYAOT_LSTM_FORGET_GATE]);
+                in_gate = tinyaot_sigmoid_f32(gate[TINYAOT_LSTM_INPUT_GATE]);
+                cell_gate = tanhf(gate[TINYAOT_LSTM_CELL_GATE]);
+                out_gate = tinyaot_sigmoid_f32(gate[TINYAOT_LSTM_OUTPUT_GATE]);
                 float c_new = tinyaot_lstm_f32_clamp(forget * c[u]) + tinyaot_lstm_f32_clamp(in_gate * cell_gate);
                 if (p->cell_clip > 0.0f) {
                     /* std::max(std::min(clip, c), -clip): a NaN becomes clip */

@@ -13,7 +13,8 @@
  *     state's power-of-two scale; the step's output is h.
  * The input offsets are folded into per-gate, per-unit tables at build time
  * (exact: int32 sums wrap alike). Units are independent within a step (the
- * gates read the previous h), so one unit is done at a time, the new h is
+ * gates read the previous h), so one unit is done at a time (its four gates'
+ * dot products in one pass over x, one over h), the new h is
  * written to the output row and copied into the state after the row: no
  * scratch memory.
  *
@@ -49,26 +50,28 @@ struct tinyaot_lstm_s8_params {
 
 static inline int32_t tinyaot_lstm_s16_sat(int32_t x) { return tinyaot_clamp_i32(x, -32768, 32767); }
 
-static inline int32_t tinyaot_lstm_s8_dot(const int8_t *x, const int8_t *w, int32_t n, int32_t acc)
+/*
+ * acc[g] += x . (row `row` of gate g's weights), the four gates in one pass: each
+ * x[i] is loaded once for four multiply-adds.
+ */
+static inline void tinyaot_lstm_s8_dot4(const int8_t *x, const int8_t *const *weights, int32_t row, int32_t n,
+                                        int32_t *acc)
 {
+    const int8_t *w0 = weights[0] + row * n, *w1 = weights[1] + row * n;
+    const int8_t *w2 = weights[2] + row * n, *w3 = weights[3] + row * n;
+    int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
     int32_t i;
     for (i = 0; i < n; i++) {
-        acc += (int32_t)x[i] * w[i];
+        const int32_t v = x[i];
+        a0 += v * w0[i];
+        a1 += v * w1[i];
+        a2 += v * w2[i];
+        a3 += v * w3[i];
     }
-    return acc;
-}
-
-/* Gate g's pre-activation for unit u, at scale 2^-12. */
-static inline int32_t tinyaot_lstm_s8_gate(const struct tinyaot_lstm_s8_params *p, const int32_t *multiplier,
-                                           const int32_t *shift, const int32_t *bias, const int8_t *in,
-                                           const int8_t *h, const int8_t *w_in, const int8_t *w_rec, int32_t g,
-                                           int32_t u)
-{
-    const int32_t r = TINYAOT_LSTM_RECURRENT;
-    const int32_t x = tinyaot_lstm_s8_dot(in, w_in + u * p->input_size, p->input_size, bias[g * p->units + u]);
-    const int32_t y = tinyaot_lstm_s8_dot(h, w_rec + u * p->units, p->units, bias[(r + g) * p->units + u]);
-    return tinyaot_lstm_s16_sat(tinyaot_lstm_s16_sat(tinyaot_requantize(x, multiplier[g], shift[g]))
-                                + tinyaot_lstm_s16_sat(tinyaot_requantize(y, multiplier[r + g], shift[r + g])));
+    acc[0] = a0;
+    acc[1] = a1;
+    acc[2] = a2;
+    acc[3] = a3;
 }
 
 /* bias: [gate][unit] input FC sums (bias and input offset), then [gate][unit] recurrent (hidden offset). */
@@ -87,20 +90,29 @@ static void tinyaot_lstm_s8(const struct tinyaot_lstm_s8_params *p, const int32_
             const int8_t *in = input + row * p->input_size;
             int8_t *out = output + row * p->units;
             for (u = 0; u < p->units; u++) {
-#define TINYAOT_LSTM_S8_GATE(g) \
-    tinyaot_lstm_s8_gate(p, multiplier, shift, bias, in, h, input_weights[g], recurrent_weights[g], g, u)
+                int32_t x[4], y[4], gate[4], g, forget, in_gate, cell_gate, out_gate, c_new, tanh_c;
+                for (g = 0; g < 4; g++) {
+                    x[g] = bias[g * p->units + u];
+                    y[g] = bias[(TINYAOT_LSTM_RECURRENT + g) * p->units + u];
+                }
+                tinyaot_lstm_s8_dot4(in, input_weights, u, p->input_size, x);
+                tinyaot_lstm_s8_dot4(h, recurrent_weights, u, p->units, y);
+                for (g = 0; g < 4; g++) {
+                    const int32_t r = TINYAOT_LSTM_RECURRENT + g;
+                    const int32_t from_x = tinyaot_lstm_s16_sat(tinyaot_requantize(x[g], multiplier[g], shift[g]));
+                    const int32_t from_h = tinyaot_lstm_s16_sat(tinyaot_requantize(y[g], multiplier[r], shift[r]));
+                    gate[g] = tinyaot_lstm_s16_sat(from_x + from_h);
+                }
                 /* The gates' inputs are at 2^-12: the sigmoid table's steps are 3 of them. */
-                const int32_t forget = tinyaot_sigmoid_s16_of(sigmoid, 3 * TINYAOT_LSTM_S8_GATE(1));
-                const int32_t in_gate = tinyaot_sigmoid_s16_of(sigmoid, 3 * TINYAOT_LSTM_S8_GATE(0));
-                const int32_t cell_gate = tinyaot_tanh_s16_of(sigmoid, 3 * TINYAOT_LSTM_S8_GATE(2));
-                const int32_t out_gate = tinyaot_sigmoid_s16_of(sigmoid, 3 * TINYAOT_LSTM_S8_GATE(3));
-#undef TINYAOT_LSTM_S8_GATE
-                int32_t c_new = tinyaot_lstm_s16_sat(
+                forget = tinyaot_sigmoid_s16_of(sigmoid, 3 * gate[1]);
+                in_gate = tinyaot_sigmoid_s16_of(sigmoid, 3 * gate[0]);
+                cell_gate = tinyaot_tanh_s16_of(sigmoid, 3 * gate[2]);
+                out_gate = tinyaot_sigmoid_s16_of(sigmoid, 3 * gate[3]);
+                c_new = tinyaot_lstm_s16_sat(
                     tinyaot_lstm_s16_sat(tinyaot_requantize(forget * c[u], multiplier[TINYAOT_LSTM_FORGET_MUL],
                                                             shift[TINYAOT_LSTM_FORGET_MUL]))
                     + tinyaot_lstm_s16_sat(tinyaot_requantize(in_gate * cell_gate, multiplier[TINYAOT_LSTM_INPUT_MUL],
                                                               shift[TINYAOT_LSTM_INPUT_MUL])));
-                int32_t tanh_c;
                 if (p->cell_clip >= 0) {
                     c_new = tinyaot_clamp_i32(c_new, -p->cell_clip, p->cell_clip);
                 }

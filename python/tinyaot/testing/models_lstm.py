@@ -12,8 +12,8 @@ from tinyaot.modelbuilder import ModelBuilder, random_int8
 from tinyaot.testing.catalog import CATALOG, test_model
 from tinyaot.testing.variants import variant_of
 
-INTERMEDIATES = (("input_to_input_intermediate", "int16", 2 ** -12), ("input_to_forget_intermediate", "int16", 2 ** -12),
-                 ("input_to_cell_intermediate", "int16", 2 ** -12), ("input_to_output_intermediate", "int16", 2 ** -12),
+INTERMEDIATES = (("input_to_input_intermediate", "int16", 2 ** -12),
+                 ("input_to_forget_intermediate", "int16", 2 ** -12), ("input_to_cell_intermediate", "int16", 2 ** -12), ("input_to_output_intermediate", "int16", 2 ** -12),
                  ("effective_hidden_scale_intermediate", "int8", 0.007))
 
 
@@ -68,7 +68,8 @@ def lstm_audio_fc():
     flat = mb.tensor("flat", "int8", [1, 32], scale=out_scale, zero_point=-1)
     mb.op("RESHAPE", [h], [flat])
     w = mb.const("fc_w", random_int8(rng, (6, 32)), scale=np.float32(0.01))
-    b = mb.const("fc_b", rng.integers(-300, 301, size=6).astype(np.int32), scale=np.float32(out_scale * np.float32(0.01)))
+    b = mb.const("fc_b", rng.integers(-300, 301, size=6).astype(np.int32),
+                 scale=np.float32(out_scale * np.float32(0.01)))
     y = mb.tensor("scores", "int8", [1, 6], scale=np.float32(0.02), zero_point=0)
     mb.op("FULLY_CONNECTED", [flat, w, b], [y], "FullyConnectedOptions")
     mb.output(y)
