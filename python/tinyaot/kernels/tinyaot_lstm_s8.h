@@ -3,14 +3,11 @@
  * state and output, int8 weights (zero point 0), int32 biases, int16 cell state.
  *
  * TFLM's LstmStep (lstm_eval.h) with its integer arithmetic, per unit and step:
- *   each gate = sat16(sat16(rq(W_in . (x - x_zp) + bias)) + sat16(rq(W_rec . (h - h_zp))))
- *     at scale 2^-12 (rq: MultiplyByQuantizedMultiplier by the generator's
- *     multipliers), then int16 sigmoid (input, forget, output gates) or tanh
- *     (cell gate), TFLM's reference_integer_ops::Logistic/Tanh, at scale 2^-15;
- *   c = sat16(sat16(rq(forget * c)) + sat16(rq(input * cell_gate))), clipped
- *     to +-cell_clip when that is not 0;
- *   h = sat8(rq(tanh(c) * output) + h_zp), tanh(c) rescaled by the cell
- *     state's power-of-two scale; the step's output is h.
+ * each gate's pre-activation is
+ *   sat16(sat16(rq(W_in . (x - x_zp) + bias)) + sat16(rq(W_rec . (h - h_zp))))
+ * at scale 2^-12 (rq: MultiplyByQuantizedMultiplier by the generator's
+ * multipliers); tinyaot_lstm_cell.h takes it from there to the new cell state
+ * and h = sat8(... + h_zp); the step's output is h.
  * The input offsets are folded into per-gate, per-unit tables at build time
  * (exact: int32 sums wrap alike). Units are independent within a step (the
  * gates read the previous h), so one unit is done at a time (its four gates'
@@ -27,28 +24,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "tinyaot_common.h"
-#include "tinyaot_sigmoid.h"
-
-struct tinyaot_lstm_s8_params {
-    int32_t batches;
-    int32_t steps;
-    int32_t input_size;
-    int32_t units;
-    int32_t time_major;       /* input and output [steps][batches][...], else [batches][steps][...] */
-    int32_t output_offset;    /* the hidden state's (and output's) zero point */
-    int32_t cell_clip;        /* quantized; -1: no clipping */
-    int32_t tanh_multiplier;  /* the cell state to tanh's input steps: */
-    int32_t tanh_shift;       /* (c * multiplier + round) >> shift */
-};
-
-/* Indices into the multiplier and shift tables: per gate input FC, then recurrent FC, then the products. */
-#define TINYAOT_LSTM_RECURRENT 4
-#define TINYAOT_LSTM_FORGET_MUL 8
-#define TINYAOT_LSTM_INPUT_MUL 9
-#define TINYAOT_LSTM_HIDDEN_MUL 10
-
-static inline int32_t tinyaot_lstm_s16_sat(int32_t x) { return tinyaot_clamp_i32(x, -32768, 32767); }
+#include "tinyaot_lstm_cell.h"
 
 /*
  * acc[g] += x . (row `row` of gate g's weights), the four gates in one pass: each
@@ -75,12 +51,11 @@ static inline void tinyaot_lstm_s8_dot4(const int8_t *x, const int8_t *const *we
 }
 
 /* bias: [gate][unit] input FC sums (bias and input offset), then [gate][unit] recurrent (hidden offset). */
-static void tinyaot_lstm_s8(const struct tinyaot_lstm_s8_params *p, const int32_t *multiplier, const int32_t *shift,
+static void tinyaot_lstm_s8(const struct tinyaot_lstm_int_params *p, const int32_t *multiplier, const int32_t *shift,
                             const int32_t *bias, const uint16_t *sigmoid, const int8_t *input,
                             const int8_t *const *input_weights, const int8_t *const *recurrent_weights,
                             int8_t *hidden, int16_t *cell, int8_t *output)
 {
-    const int32_t tanh_round = p->tanh_shift > 0 ? 1 << (p->tanh_shift - 1) : 0;
     int32_t b, t, u;
     for (b = 0; b < p->batches; b++) {
         int8_t *h = hidden + b * p->units;
@@ -90,7 +65,7 @@ static void tinyaot_lstm_s8(const struct tinyaot_lstm_s8_params *p, const int32_
             const int8_t *in = input + row * p->input_size;
             int8_t *out = output + row * p->units;
             for (u = 0; u < p->units; u++) {
-                int32_t x[4], y[4], gate[4], g, forget, in_gate, cell_gate, out_gate, c_new, tanh_c;
+                int32_t x[4], y[4], gate[4], g;
                 for (g = 0; g < 4; g++) {
                     x[g] = bias[g * p->units + u];
                     y[g] = bias[(TINYAOT_LSTM_RECURRENT + g) * p->units + u];
@@ -103,25 +78,8 @@ static void tinyaot_lstm_s8(const struct tinyaot_lstm_s8_params *p, const int32_
                     const int32_t from_h = tinyaot_lstm_s16_sat(tinyaot_requantize(y[g], multiplier[r], shift[r]));
                     gate[g] = tinyaot_lstm_s16_sat(from_x + from_h);
                 }
-                /* The gates' inputs are at 2^-12: the sigmoid table's steps are 3 of them. */
-                forget = tinyaot_sigmoid_s16_of(sigmoid, 3 * gate[1]);
-                in_gate = tinyaot_sigmoid_s16_of(sigmoid, 3 * gate[0]);
-                cell_gate = tinyaot_tanh_s16_of(sigmoid, 3 * gate[2]);
-                out_gate = tinyaot_sigmoid_s16_of(sigmoid, 3 * gate[3]);
-                c_new = tinyaot_lstm_s16_sat(
-                    tinyaot_lstm_s16_sat(tinyaot_requantize(forget * c[u], multiplier[TINYAOT_LSTM_FORGET_MUL],
-                                                            shift[TINYAOT_LSTM_FORGET_MUL]))
-                    + tinyaot_lstm_s16_sat(tinyaot_requantize(in_gate * cell_gate, multiplier[TINYAOT_LSTM_INPUT_MUL],
-                                                              shift[TINYAOT_LSTM_INPUT_MUL])));
-                if (p->cell_clip >= 0) {
-                    c_new = tinyaot_clamp_i32(c_new, -p->cell_clip, p->cell_clip);
-                }
-                c[u] = (int16_t)c_new;
-                tanh_c = tinyaot_tanh_s16_of(sigmoid, (c_new * p->tanh_multiplier + tanh_round) >> p->tanh_shift);
                 out[u] = (int8_t)tinyaot_clamp_i32(
-                    p->output_offset + tinyaot_requantize(tanh_c * out_gate, multiplier[TINYAOT_LSTM_HIDDEN_MUL],
-                                                          shift[TINYAOT_LSTM_HIDDEN_MUL]),
-                    -128, 127);
+                    p->output_offset + tinyaot_lstm_cell_update(p, multiplier, shift, sigmoid, gate, &c[u]), -128, 127);
             }
             memcpy(h, out, (size_t)p->units);
         }

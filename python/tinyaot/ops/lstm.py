@@ -1,6 +1,7 @@
 """UNIDIRECTIONAL_SEQUENCE_LSTM in the forms TFLM's kernel runs (micro/kernels/
-unidirectional_sequence_lstm.cc, lstm_eval*.cc): float32, and int8 activations with
-int8 weights, int32 biases and an int16 cell state (TFLM's integer gate arithmetic).
+unidirectional_sequence_lstm.cc, lstm_eval*.cc): float32; int8 activations with int8
+weights, int32 biases and an int16 cell state; 16x8 (int16 activations, int8 weights,
+int64 biases, int16 cell state); the integer forms with TFLM's integer gate arithmetic.
 
 TFLM's kernel takes the plain LSTM only: all four gates (no CIFG), no peephole, no
 projection, no layer norm; the hidden (output) state and the cell state are variable
@@ -114,22 +115,13 @@ def _tanh_rescale(cell_scale):
     return (3 << left_shift, 0) if left_shift >= 0 else (3, -left_shift)
 
 
-def lower_s8(ctx, inp, weights_in, weights_rec, biases, hidden, cell, out):
-    for t in (inp, hidden, out, *weights_in, *weights_rec):
-        ctx.expect_dtype(t, "int8")
-    for t in biases:
-        ctx.expect_dtype(t, "int32")
-    ctx.expect_dtype(cell, "int16")
-    for t in (inp, hidden, out, cell, *weights_in, *weights_rec):
-        ctx.expect_quantized(t)
-    for w in (*weights_in, *weights_rec):
-        ctx.expect(w.zero_point == 0, f"weights have zero point {w.zero_point}; it must be 0", w.index)
+def _integer_params(ctx, inp, weights_in, weights_rec, hidden, cell, out, sizes, cell_clip):
+    """What the int8 and 16x8 kernels share: the parameter struct and the multiplier and
+    shift tables (per gate input FC, then recurrent FC, then the three products)."""
     ctx.expect(cell.zero_point == 0, f"cell state has zero point {cell.zero_point}; it must be 0", cell.index)
     # TFLM copies the hidden state into the output: one quantization for both.
     ctx.expect(float(hidden.scale) == float(out.scale) and hidden.zero_point == out.zero_point,
                "hidden state and output quantization differ; TFLM copies one into the other", out.index)
-    sizes, cell_clip = _sizes(ctx, inp, weights_in, weights_rec, biases, hidden, cell, out)
-
     gate_in = [_fc_multiplier(inp, w) for w in weights_in]
     gate_rec = [_fc_multiplier(hidden, w) for w in weights_rec]
     forget_mul = _mul_multiplier(GATE_OUTPUT_SCALE, cell.scale, cell.scale)
@@ -141,22 +133,57 @@ def lower_s8(ctx, inp, weights_in, weights_rec, biases, hidden, cell, out):
     # TFLM's CreateLstmCellStateInfo: clip / scale in double, clamped, truncated to int16.
     # (A positive clip that rounds to 0 clips to 0, as in TFLM: -1 marks no clipping.)
     quantized_clip = int(min(max(cell_clip / float(cell.scale), -32768.0), 32767.0)) if cell_clip > 0 else -1
+    pairs = gate_in + gate_rec + [forget_mul, input_mul, hidden_mul]
+    params = ParamStruct("struct tinyaot_lstm_int_params", {
+        **sizes, "output_offset": out.zero_point, "cell_clip": quantized_clip,
+        "tanh_multiplier": tanh_multiplier, "tanh_shift": tanh_shift})
+    return [params, ParamArray("int32_t", np.array([m for m, _ in pairs], dtype=np.int32)),
+            ParamArray("int32_t", np.array([s for _, s in pairs], dtype=np.int32))]
 
+
+def _expect_integer_tensors(ctx, inp, weights_in, weights_rec, hidden, cell, out, activations):
+    for t in (inp, hidden, out):
+        ctx.expect_dtype(t, activations)
+    for t in (*weights_in, *weights_rec):
+        ctx.expect_dtype(t, "int8")
+    ctx.expect_dtype(cell, "int16")
+    for t in (inp, hidden, out, cell, *weights_in, *weights_rec):
+        ctx.expect_quantized(t)
+    for w in (*weights_in, *weights_rec):
+        ctx.expect(w.zero_point == 0, f"weights have zero point {w.zero_point}; it must be 0", w.index)
+
+
+def lower_s8(ctx, inp, weights_in, weights_rec, biases, hidden, cell, out):
+    _expect_integer_tensors(ctx, inp, weights_in, weights_rec, hidden, cell, out, "int8")
+    for t in biases:
+        ctx.expect_dtype(t, "int32")
+    sizes, cell_clip = _sizes(ctx, inp, weights_in, weights_rec, biases, hidden, cell, out)
+    params = _integer_params(ctx, inp, weights_in, weights_rec, hidden, cell, out, sizes, cell_clip)
     # The input offsets folded into per-gate tables: [gate][unit] (input FC: with its bias).
     in_bias = np.concatenate([fold_input_offset(b.data, w.data, -inp.zero_point, channel_axis=0)
                               for w, b in zip(weights_in, biases)])
     rec_bias = np.concatenate([fold_input_offset(None, w.data, -hidden.zero_point, channel_axis=0)
                                for w in weights_rec])
-    multipliers = np.array([m for m, _ in gate_in + gate_rec] + [forget_mul[0], input_mul[0], hidden_mul[0]],
-                           dtype=np.int32)
-    shifts = np.array([s for _, s in gate_in + gate_rec] + [forget_mul[1], input_mul[1], hidden_mul[1]],
-                      dtype=np.int32)
-    params = ParamStruct("struct tinyaot_lstm_s8_params", {
-        **sizes, "output_offset": out.zero_point, "cell_clip": quantized_clip,
-        "tanh_multiplier": tanh_multiplier, "tanh_shift": tanh_shift})
     return [KernelCall("tinyaot_lstm_s8", [
-        params, ParamArray("int32_t", multipliers), ParamArray("int32_t", shifts),
-        ParamArray("int32_t", np.concatenate([in_bias, rec_bias])), ParamArray("uint16_t", sigmoid_table()),
+        *params, ParamArray("int32_t", np.concatenate([in_bias, rec_bias])), ParamArray("uint16_t", sigmoid_table()),
+        TensorRef(inp.index), TensorList(tuple(w.index for w in weights_in), "int8_t"),
+        TensorList(tuple(w.index for w in weights_rec), "int8_t"),
+        TensorRef(hidden.index), TensorRef(cell.index), TensorRef(out.index),
+    ])]
+
+
+def lower_16x8(ctx, inp, weights_in, weights_rec, biases, hidden, cell, out):
+    """TFLM's 16x8 form: int16 activations (zero points 0), int64 biases."""
+    _expect_integer_tensors(ctx, inp, weights_in, weights_rec, hidden, cell, out, "int16")
+    for t in biases:
+        ctx.expect_dtype(t, "int64")
+    for t in (inp, hidden):
+        ctx.expect(t.zero_point == 0, f"int16 activations must have zero point 0, not {t.zero_point}", t.index)
+    sizes, cell_clip = _sizes(ctx, inp, weights_in, weights_rec, biases, hidden, cell, out)
+    params = _integer_params(ctx, inp, weights_in, weights_rec, hidden, cell, out, sizes, cell_clip)
+    return [KernelCall("tinyaot_lstm_s16", [
+        *params, ParamArray("int64_t", np.concatenate([b.data.astype(np.int64) for b in biases])),
+        ParamArray("uint16_t", sigmoid_table()),
         TensorRef(inp.index), TensorList(tuple(w.index for w in weights_in), "int8_t"),
         TensorList(tuple(w.index for w in weights_rec), "int8_t"),
         TensorRef(hidden.index), TensorRef(cell.index), TensorRef(out.index),
@@ -166,8 +193,8 @@ def lower_s8(ctx, inp, weights_in, weights_rec, biases, hidden, cell, out):
 def lower(ctx):
     tensors = _tensors(ctx)
     inp = tensors[0]
-    ctx.expect_dtype(inp, "int8", "float32")
-    return (lower_f32 if inp.dtype == "float32" else lower_s8)(ctx, *tensors)
+    ctx.expect_dtype(inp, "int8", "int16", "float32")
+    return {"float32": lower_f32, "int8": lower_s8, "int16": lower_16x8}[inp.dtype](ctx, *tensors)
 
 
 OPS = {"UNIDIRECTIONAL_SEQUENCE_LSTM": lower}
