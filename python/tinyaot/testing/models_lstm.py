@@ -1,5 +1,5 @@
 """Test models: UNIDIRECTIONAL_SEQUENCE_LSTM, int8 (int16 cell state) and their float32
-forms, in the shapes real models use (issue 24).
+and 16x8 forms, in the shapes real models use (issue 24).
 
 All are stateful (the hidden and cell states are variable tensors), so the host tests
 run them call after call without a reset: the states' persistence is checked too.
@@ -92,4 +92,5 @@ def lstm_two_layer_time_major():
 
 
 for _name in ("lstm_seq28", "lstm_audio_fc", "lstm_two_layer_time_major"):
-    test_model(f"{_name}_float32", targets=False, form=True)(variant_of(CATALOG[_name][0], "float32"))
+    for _form in ("float32", "16x8"):
+        test_model(f"{_name}_{_form}", targets=False, form=True)(variant_of(CATALOG[_name][0], _form))
