@@ -15,7 +15,7 @@ import numpy as np
 from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, TensorList, TensorRef
 from tinyaot.ops.activation_s16 import checked_log2
 from tinyaot.ops.lut import sigmoid_table
-from tinyaot.quant import fold_input_offset, quantize_multiplier
+from tinyaot.quant import fold_input_offset, requantize_multiplier
 
 INPUT = 0
 # Per gate, in TFLite's order: input, forget, cell, output.
@@ -100,12 +100,12 @@ def lower_f32(ctx, inp, weights_in, weights_rec, biases, hidden, cell, out):
 def _fc_multiplier(inp, weights):
     """TFLM's CalculateOpDataFullyConnected into a gate: its GetQuantizedConvolutionMultipler
     without a bias multiplies the two scales in float32, then divides in double."""
-    return quantize_multiplier(float(np.float32(inp.scale) * np.float32(weights.scale)) / GATE_INPUT_SCALE)
+    return requantize_multiplier(float(np.float32(inp.scale) * np.float32(weights.scale)) / GATE_INPUT_SCALE)
 
 
 def _mul_multiplier(scale_1, scale_2, out_scale):
     """TFLM's CreateInterGateMulParams: the scales' product and quotient in double."""
-    return quantize_multiplier(float(scale_1) * float(scale_2) / float(out_scale))
+    return requantize_multiplier(float(scale_1) * float(scale_2) / float(out_scale))
 
 
 def _tanh_rescale(cell_scale):
