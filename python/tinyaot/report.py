@@ -35,7 +35,8 @@ def print_inspection(model):
     for t in g.tensors:
         kind = ("input" if t.index in inputs else "output" if t.index in outputs else
                 "weight" if t.is_constant else "state" if t.is_variable else "handle" if t.dtype == "resource" else
-                "view" if t.index in model.views.root else "arena")
+                "view" if t.index in model.views.root else
+                "unread" if t.nbytes == 0 else "arena")  # an LSTM's intermediates carry only a scale
         print(f"  {t.index:>3}  {t.dtype:<8} {str(list(t.shape)):<18} {t.nbytes:>8}  {kind:<9} {t.name}")
     print("\nmemory plan (steps are operator indices)")
     print(f"  {'offset':>8} {'bytes':>8} {'steps':>9}  buffer")

@@ -222,9 +222,10 @@ def test_float32_weights_that_are_not_finite(tmp_path):
         compile_model(path, Options("m"))
 
 
-def lstm_like_model(reader_of_bad="UNIDIRECTIONAL_SEQUENCE_LSTM", second=None):
+def lstm_like_model(reader_of_bad="BIDIRECTIONAL_SEQUENCE_LSTM", second=None):
     """An operator keeping an intermediate of shape [0], as TFLite's int8 LSTMs carry
-    (`input_to_input_intermediate`), then optionally a second operator."""
+    (`input_to_input_intermediate`; accepted for UNIDIRECTIONAL_SEQUENCE_LSTM only), then
+    optionally a second operator."""
     mb = ModelBuilder()
     x = mb.input("x", "int8", [1, 3, 4], scale=0.1, zero_point=0)
     gate = mb.tensor("input_to_input_intermediate", "int16", [0], scale=0.001, zero_point=0)
@@ -239,11 +240,11 @@ def lstm_like_model(reader_of_bad="UNIDIRECTIONAL_SEQUENCE_LSTM", second=None):
 
 
 def test_missing_operator_reported_before_a_tensor_only_it_uses(tmp_path):
-    with pytest.raises(TinyAotError, match=r"bad\.tflite: operator 0 \(UNIDIRECTIONAL_SEQUENCE_LSTM\): operator is "
+    with pytest.raises(TinyAotError, match=r"bad\.tflite: operator 0 \(BIDIRECTIONAL_SEQUENCE_LSTM\): operator is "
                                            r"not supported \(supported: "):
         compile_bytes(tmp_path, lstm_like_model())
     with pytest.raises(TinyAotError, match=r"bad\.tflite: 2 of 2 operators are not supported: operators "
-                                           r"SEGMENT_SUM x1, UNIDIRECTIONAL_SEQUENCE_LSTM x1 \(supported operators: "):
+                                           r"BIDIRECTIONAL_SEQUENCE_LSTM x1, SEGMENT_SUM x1 \(supported operators: "):
         compile_bytes(tmp_path, lstm_like_model(second="SEGMENT_SUM"))
 
 

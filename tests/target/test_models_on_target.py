@@ -101,6 +101,17 @@ def test_keyword_scrambled_keeps_state(target, boards):
             check_against_tflm(dev, path, 2, SEED + 2, reset_between=False)
 
 
+def test_lstm_int8_keeps_state_on_m3(target, tmp_path):
+    """The int8 LSTM (28 steps of 28 features into 20 units; registered off the board
+    matrix, this is its one firmware) keeps its hidden and cell states across 5 calls
+    exactly as TFLM invoked 5 times without reset."""
+    path = catalog.build("lstm_seq28", tmp_path)
+    fw = target.firmware("qemu_cortex_m3", name="lstm_seq28", model=path)
+    with target.open(fw) as dev:
+        assert dev.info().state_size > 0
+        check_against_tflm(dev, path, 5, SEED, reset_between=False)
+
+
 def test_person_detect_on_m3(target):
     """64 KB of RAM: the classic plan (55296 bytes) plus its own input buffer would not
     fit; outputs written over inputs (overlap-aware plan) make it fit as it is, and with

@@ -153,6 +153,7 @@ def _append_subgraph(reader, k, tensors, operators, aliases):
     to those that stand in for them."""
     sub = reader.model.Subgraphs(k)
     base = len(tensors)
+    reader.intermediate_only |= {base + i for i in reader.intermediate_only_tensors(sub)}
     tensors += [reader.tensor_of_users(sub, i, base) for i in range(sub.TensorsLength())]
     for i in range(sub.OperatorsLength()):
         inner = reader.operator(sub, i, tensors, origin=(k, i), index=len(operators), base=base)

@@ -57,10 +57,12 @@ _OPTIONS_OF = {
     "CUMSUM": "CumsumOptions", "L2_NORMALIZATION": "L2NormOptions", "MIRROR_PAD": "MirrorPadOptions",
     "VAR_HANDLE": "VarHandleOptions", "CALL_ONCE": "CallOnceOptions", "IF": "IfOptions",
     "WHILE": "WhileOptions",
+    "UNIDIRECTIONAL_SEQUENCE_LSTM": "UnidirectionalSequenceLSTMOptions",
 }
 _OPTIONS_REQUIRED = {"CONV_2D", "DEPTHWISE_CONV_2D", "FULLY_CONNECTED", "AVERAGE_POOL_2D", "MAX_POOL_2D",
                      "L2_POOL_2D", "SOFTMAX", "CONCATENATION", "SVDF", "MEAN", "PACK", "UNPACK", "TRANSPOSE_CONV",
-                     "MIRROR_PAD", "CALL_ONCE", "IF", "WHILE"}
+                     "MIRROR_PAD", "CALL_ONCE", "IF", "WHILE",
+                     "UNIDIRECTIONAL_SEQUENCE_LSTM"}
 # Operators that take no inputs at all.
 _NO_INPUTS = {"VAR_HANDLE", "CALL_ONCE"}
 # deprecated_builtin_code holds codes up to 127; this value says "see builtin_code".
@@ -104,6 +106,7 @@ class _Reader:
         if model.SubgraphsLength() < 1:
             self.fail("has no subgraphs")
         sub = model.Subgraphs(0)
+        self.intermediate_only = self.intermediate_only_tensors(sub)  # global tensor indices
         tensors = [self.tensor_of_users(sub, i) for i in range(sub.TensorsLength())]
         operators, blocks = [], []
         for i in range(sub.OperatorsLength()):
@@ -169,6 +172,22 @@ class _Reader:
                 self.fail(f"{what} refer to tensor {v}, but the model has {count} tensors", **where)
         return out
 
+    def intermediate_only_tensors(self, sub):
+        """Tensors only listed as an LSTM's intermediates: they carry only a scale (TFLM's
+        kernel does not read them), so their shape may be empty."""
+        kept, used = set(), set()
+        for k in range(sub.OperatorsLength()):
+            op = sub.Operators(k)
+            if op.IntermediatesLength() and self.op_type(op, k) == "UNIDIRECTIONAL_SEQUENCE_LSTM":
+                kept.update(int(v) for v in op.IntermediatesAsNumpy())
+            for values in (op.InputsAsNumpy() if op.InputsLength() else [],
+                           op.OutputsAsNumpy() if op.OutputsLength() else []):
+                used.update(int(v) for v in values)
+        for values in (sub.InputsAsNumpy() if sub.InputsLength() else [],
+                       sub.OutputsAsNumpy() if sub.OutputsLength() else []):
+            used.update(int(v) for v in values)
+        return kept - used
+
     def tensor_of_users(self, sub, i, base=0):
         """Tensor i of `sub`, numbered base + i; where it is invalid, the error says which operators
         use it (InvalidTensorError; their indices within `sub`)."""
@@ -207,7 +226,7 @@ class _Reader:
         shape = tuple(int(d) for d in t.ShapeAsNumpy()) if t.ShapeLength() else ()
         if len(shape) > _MAX_RANK or any(d < 0 for d in shape):
             self.fail(f"unsupported shape {list(shape)} (dynamic or rank above {_MAX_RANK})", tensor=name)
-        if 0 in shape:
+        if 0 in shape and base + i not in self.intermediate_only:
             self.fail(f"shape {list(shape)} has no elements (a zero dimension)", tensor=name)
         tensor = Tensor(base + i, name, dtype, shape, quant=self.quantization(t, name, dtype, shape),
                         is_variable=bool(t.IsVariable()))

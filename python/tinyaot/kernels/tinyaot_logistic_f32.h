@@ -12,6 +12,8 @@
 #include <math.h>
 #include <stdint.h>
 
+#include "tinyaot_sigmoid.h"
+
 struct tinyaot_logistic_f32_params {
     int32_t size;  /* number of values */
     int32_t tanh;  /* 1: TANH, 0: LOGISTIC */
@@ -21,16 +23,7 @@ static void tinyaot_logistic_f32(const struct tinyaot_logistic_f32_params *p, co
 {
     int32_t i;
     for (i = 0; i < p->size; i++) {
-        const float v = input[i];
-        if (p->tanh) {
-            output[i] = tanhf(v);
-        } else if (v > 16.619047164916992188f) {
-            output[i] = 1.0f;
-        } else if (v < -9.0f) {
-            output[i] = expf(v);
-        } else {
-            output[i] = 1.0f / (1.0f + expf(-v));
-        }
+        output[i] = p->tanh ? tanhf(input[i]) : tinyaot_sigmoid_f32(input[i]);
     }
 }
 

@@ -62,10 +62,23 @@ def resolver_methods(tflm_dir):
     return methods
 
 
+def _core_kernel_sources():
+    """Names X of the micro/kernels/X.cc that TFLM's core library (cmake/tinyaot_tflm.cmake) compiles."""
+    cmake = Path(__file__).resolve().parents[3] / "cmake" / "tinyaot_tflm.cmake"
+    return set(re.findall(r"/micro/kernels/(\w+)\.cc", cmake.read_text()))
+
+
+def _helper_source(path):
+    """Whether a kernel .cc is a helper of kernels (lstm_eval.cc), not an operator of its own."""
+    registration = re.compile(r"TFLMRegistration\s+Register_\w+\(\)\s*\{")
+    return path.exists() and not registration.search(path.read_text(errors="replace"))
+
+
 def kernel_sources(tflm_dir, kernels, register):
     """The kernel .cc defining `register`() (the CMSIS-NN one first with cmsis-nn) and the
     X_common.cc of every kernel header X.h it includes, directly or through other kernel
-    headers (what the reference and optimized kernels share, e.g. conv.h's for depthwise)."""
+    headers (what the reference and optimized kernels share, e.g. conv.h's for depthwise),
+    and X.cc where that only helps kernels (lstm_eval.cc) and the core does not compile it."""
     folders = [tflm_dir / _MICRO / "kernels"]
     if kernels == "cmsis-nn":
         folders.insert(0, tflm_dir / _MICRO / "kernels" / "cmsis_nn")
@@ -75,7 +88,9 @@ def kernel_sources(tflm_dir, kernels, register):
             if pattern.search(path.read_text(errors="replace")):
                 names = [path.stem] + [h for h in _kernel_headers(path, tflm_dir, []) if h != path.stem]
                 commons = [tflm_dir / _MICRO / "kernels" / f"{h}_common.cc" for h in names]
-                return [path] + [c for c in commons if c.exists()]
+                core = _core_kernel_sources()
+                helpers = [tflm_dir / _MICRO / "kernels" / f"{h}.cc" for h in names[1:] if h not in core]
+                return [path] + [c for c in commons if c.exists()] + [h for h in helpers if _helper_source(h)]
     return []
 
 

@@ -7,8 +7,8 @@ tensors just before serialisation:
   constants (weights, biases) take their real values, (q - zero point) x scale.
 - 16x8: activations (and other quantized constants) become int16, symmetric
   (zero point 0) over the same real range; weights (and PRELU's alpha) stay int8; the biases of CONV_2D, DEPTHWISE_CONV_2D,
-  FULLY_CONNECTED and TRANSPOSE_CONV become int64 at input scale x weight scale (the same real
-  values, rounded); SOFTMAX, LOGISTIC and TANH outputs take the fixed
+  FULLY_CONNECTED, TRANSPOSE_CONV and UNIDIRECTIONAL_SEQUENCE_LSTM become int64 at input scale x weight scale (the same
+  real values, rounded); an LSTM's int16 cell state keeps its quantization; SOFTMAX, LOGISTIC and TANH outputs take the fixed
   quantization TFLM requires for int16 (scale 1/32768, zero point 0).
 
 Operators and shapes do not change, so a variant exercises the same parameter
@@ -22,9 +22,14 @@ from tflite.BuiltinOperator import BuiltinOperator
 
 from tinyaot.modelbuilder import ModelBuilder
 
-# op -> the positions of its input, its int8 weights (PRELU: alpha) and its bias among its inputs
-WEIGHTED = {"CONV_2D": (0, 1, 2), "DEPTHWISE_CONV_2D": (0, 1, 2), "FULLY_CONNECTED": (0, 1, 2),
-            "TRANSPOSE_CONV": (2, 1, 3), "PRELU": (0, 1, None)}
+# op -> the positions of each input, its int8 weights (PRELU: alpha) and its bias among the op's inputs
+WEIGHTED = {"CONV_2D": [(0, 1, 2)], "DEPTHWISE_CONV_2D": [(0, 1, 2)], "FULLY_CONNECTED": [(0, 1, 2)],
+            "TRANSPOSE_CONV": [(2, 1, 3)], "PRELU": [(0, 1, None)],
+            # the four gates' input weights and biases, then their recurrent weights (on the hidden state)
+            "UNIDIRECTIONAL_SEQUENCE_LSTM": [(0, 1, 12), (0, 2, 13), (0, 3, 14), (0, 4, 15),
+                                             (18, 5, None), (18, 6, None), (18, 7, None), (18, 8, None)]}
+# op -> the positions of inputs already int16 that keep their quantization (the LSTM's cell state)
+INT16_KEPT = {"UNIDIRECTIONAL_SEQUENCE_LSTM": (19,)}
 FIXED_INT16_OUTPUT = {"SOFTMAX", "LOGISTIC", "TANH"}
 
 
@@ -57,17 +62,17 @@ def _int16_quant(quant):
 
 def to_16x8(mb):
     names = {code: name for name, code in vars(BuiltinOperator).items() if not name.startswith("_")}
-    weights, biases = set(), {}
+    weights, biases, kept = set(), {}, set()
     for op in mb.operators:
         op_type = names[mb.opcodes[op["opcode"]]]
-        if op_type in WEIGHTED:
-            x, w, b = WEIGHTED[op_type]
+        for x, w, b in WEIGHTED.get(op_type, ()):
             weights.add(op["inputs"][w])
             if b is not None and len(op["inputs"]) > b and op["inputs"][b] >= 0:
                 biases[op["inputs"][b]] = (op["inputs"][x], op["inputs"][w])
+        kept.update(op["inputs"][k] for k in INT16_KEPT.get(op_type, ()))
     old = {t: spec["quant"] for t, spec in enumerate(mb.tensors)}
     for t, spec in enumerate(mb.tensors):
-        if spec["quant"] is None or t in weights or t in biases:
+        if spec["quant"] is None or t in weights or t in biases or t in kept:
             continue
         data = mb.constant_data(t)
         spec.update(dtype="int16", quant=_int16_quant(spec["quant"]))

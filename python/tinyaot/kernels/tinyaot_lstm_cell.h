@@ -1,0 +1,67 @@
+/*
+ * tinyaot_lstm_cell.h - what the integer LSTM kernels (tinyaot_lstm_s8.h,
+ * tinyaot_lstm_s16.h) share: TFLM's integer cell and hidden state update of one
+ * unit from its four gates' pre-activations (lstm_eval.h UpdateLstmCell,
+ * UpdateLstmHidden):
+ *   c = sat16(sat16(rq(forget * c)) + sat16(rq(input * cell_gate))), clipped
+ *     to +-cell_clip unless that is -1;
+ *   h = rq(tanh(c) * output), tanh(c) rescaled by the cell state's power-of-two
+ *     scale; the kernel adds the hidden state's zero point and clamps.
+ * The gates are TFLM's reference_integer_ops::Logistic/Tanh on int16 at 2^-12
+ * in, 2^-15 out.
+ */
+#ifndef TINYAOT_LSTM_CELL_H
+#define TINYAOT_LSTM_CELL_H
+
+#include <stdint.h>
+
+#include "tinyaot_common.h"
+#include "tinyaot_sigmoid.h"
+
+struct tinyaot_lstm_int_params {
+    int32_t batches;
+    int32_t steps;
+    int32_t input_size;
+    int32_t units;
+    int32_t time_major;       /* input and output [steps][batches][...], else [batches][steps][...] */
+    int32_t output_offset;    /* the hidden state's (and output's) zero point */
+    int32_t cell_clip;        /* quantized; -1: no clipping */
+    int32_t tanh_multiplier;  /* the cell state to tanh's input steps: */
+    int32_t tanh_shift;       /* (c * multiplier + round) >> shift */
+};
+
+/* Indices into the multiplier and shift tables: per gate input FC, then recurrent FC, then the products. */
+#define TINYAOT_LSTM_RECURRENT 4
+#define TINYAOT_LSTM_FORGET_MUL 8
+#define TINYAOT_LSTM_INPUT_MUL 9
+#define TINYAOT_LSTM_HIDDEN_MUL 10
+
+static inline int32_t tinyaot_lstm_s16_sat(int32_t x) { return tinyaot_clamp_i32(x, -32768, 32767); }
+
+/* gate: the input, forget, cell and output gates' pre-activations at 2^-12 (int16
+   values); updates *c and returns the new hidden value less its zero point. */
+static inline int32_t tinyaot_lstm_cell_update(const struct tinyaot_lstm_int_params *p, const int32_t *multiplier,
+                                               const int32_t *shift, const uint16_t *sigmoid, const int32_t *gate,
+                                               int16_t *c)
+{
+    /* At 2^-12 the sigmoid table's steps are 3 input steps. */
+    const int32_t in_gate = tinyaot_sigmoid_s16_of(sigmoid, 3 * gate[0]);
+    const int32_t forget = tinyaot_sigmoid_s16_of(sigmoid, 3 * gate[1]);
+    const int32_t cell_gate = tinyaot_tanh_s16_of(sigmoid, 3 * gate[2]);
+    const int32_t out_gate = tinyaot_sigmoid_s16_of(sigmoid, 3 * gate[3]);
+    const int32_t tanh_round = p->tanh_shift > 0 ? 1 << (p->tanh_shift - 1) : 0;
+    int32_t c_new = tinyaot_lstm_s16_sat(
+        tinyaot_lstm_s16_sat(tinyaot_requantize(forget * *c, multiplier[TINYAOT_LSTM_FORGET_MUL],
+                                                shift[TINYAOT_LSTM_FORGET_MUL]))
+        + tinyaot_lstm_s16_sat(tinyaot_requantize(in_gate * cell_gate, multiplier[TINYAOT_LSTM_INPUT_MUL],
+                                                  shift[TINYAOT_LSTM_INPUT_MUL])));
+    int32_t tanh_c;
+    if (p->cell_clip >= 0) {
+        c_new = tinyaot_clamp_i32(c_new, -p->cell_clip, p->cell_clip);
+    }
+    *c = (int16_t)c_new;
+    tanh_c = tinyaot_tanh_s16_of(sigmoid, (c_new * p->tanh_multiplier + tanh_round) >> p->tanh_shift);
+    return tinyaot_requantize(tanh_c * out_gate, multiplier[TINYAOT_LSTM_HIDDEN_MUL], shift[TINYAOT_LSTM_HIDDEN_MUL]);
+}
+
+#endif /* TINYAOT_LSTM_CELL_H */

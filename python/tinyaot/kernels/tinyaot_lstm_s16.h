@@ -1,0 +1,90 @@
+/*
+ * tinyaot_lstm_s16.h - 16x8 UNIDIRECTIONAL_SEQUENCE_LSTM: int16 input, hidden
+ * state and output (zero points 0), int8 weights (zero point 0), int64 biases,
+ * int16 cell state.
+ *
+ * TFLM's LstmStep (lstm_eval.h) for int16 activations, per unit and step: each
+ * gate's pre-activation is sat16(sat16(rq64(W_in . x + bias)) + sat16(rq64(W_rec . h)))
+ * at scale 2^-12 (TFLM's int64 sums and 64-bit MultiplyByQuantizedMultiplier,
+ * tinyaot_s16.h); tinyaot_lstm_cell.h takes it from there to the new cell state
+ * and h = sat16(...). A product is at most 2^22 in magnitude, so up to 511 of
+ * them add exactly in 32 bits: the sums run in 32 bits, widened every 511.
+ * As tinyaot_lstm_s8.h: one unit at a time, the new h written to the output row
+ * and copied into the state after the row; no scratch memory.
+ *
+ * Weights: input [units][input_size], recurrent [units][units], per gate in
+ * TFLite's order (input, forget, cell, output). States: [batches][units].
+ */
+#ifndef TINYAOT_LSTM_S16_H
+#define TINYAOT_LSTM_S16_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "tinyaot_lstm_cell.h"
+#include "tinyaot_s16.h"
+
+#define TINYAOT_LSTM_S16_EXACT_TERMS 511
+
+/* acc[g] = x . (row `row` of gate g's weights) in int64, the four gates in one pass. */
+static inline void tinyaot_lstm_s16_dot4(const int16_t *x, const int8_t *const *weights, int32_t row, int32_t n,
+                                         int64_t *acc)
+{
+    const int8_t *w0 = weights[0] + row * n, *w1 = weights[1] + row * n;
+    const int8_t *w2 = weights[2] + row * n, *w3 = weights[3] + row * n;
+    int32_t start, i;
+    acc[0] = acc[1] = acc[2] = acc[3] = 0;
+    for (start = 0; start < n; start += TINYAOT_LSTM_S16_EXACT_TERMS) {
+        const int32_t end = n - start > TINYAOT_LSTM_S16_EXACT_TERMS ? start + TINYAOT_LSTM_S16_EXACT_TERMS : n;
+        int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+        for (i = start; i < end; i++) {
+            const int32_t v = x[i];
+            a0 += v * w0[i];
+            a1 += v * w1[i];
+            a2 += v * w2[i];
+            a3 += v * w3[i];
+        }
+        acc[0] += a0;
+        acc[1] += a1;
+        acc[2] += a2;
+        acc[3] += a3;
+    }
+}
+
+/* multiplier, shift: per gate input FC, then recurrent FC, then the products (tinyaot_lstm_cell.h);
+   biases: the four gates' int64 biases, [gate][unit]. */
+static void tinyaot_lstm_s16(const struct tinyaot_lstm_int_params *p, const int32_t *multiplier, const int32_t *shift,
+                             const int64_t *biases, const uint16_t *sigmoid, const int16_t *input,
+                             const int8_t *const *input_weights, const int8_t *const *recurrent_weights,
+                             int16_t *hidden, int16_t *cell, int16_t *output)
+{
+    int32_t b, t, u;
+    for (b = 0; b < p->batches; b++) {
+        int16_t *h = hidden + b * p->units;
+        int16_t *c = cell + b * p->units;
+        for (t = 0; t < p->steps; t++) {
+            const int32_t row = p->time_major ? t * p->batches + b : b * p->steps + t;
+            const int16_t *in = input + row * p->input_size;
+            int16_t *out = output + row * p->units;
+            for (u = 0; u < p->units; u++) {
+                int64_t x[4], y[4];
+                int32_t gate[4], g;
+                tinyaot_lstm_s16_dot4(in, input_weights, u, p->input_size, x);
+                tinyaot_lstm_s16_dot4(h, recurrent_weights, u, p->units, y);
+                for (g = 0; g < 4; g++) {
+                    const int32_t r = TINYAOT_LSTM_RECURRENT + g;
+                    const int32_t from_x = tinyaot_s16_output(TINYAOT_S16_BIAS64, x[g], biases + g * p->units, u,
+                                                              multiplier[g], shift[g], -32768, 32767);
+                    const int32_t from_h = tinyaot_s16_output(TINYAOT_S16_BIAS64, y[g], 0, u, multiplier[r],
+                                                              shift[r], -32768, 32767);
+                    gate[g] = tinyaot_lstm_s16_sat(from_x + from_h);
+                }
+                out[u] = (int16_t)tinyaot_lstm_s16_sat(tinyaot_lstm_cell_update(p, multiplier, shift, sigmoid, gate,
+                                                                                &c[u]));
+            }
+            memcpy(h, out, (size_t)p->units * sizeof(int16_t));
+        }
+    }
+}
+
+#endif /* TINYAOT_LSTM_S16_H */

@@ -1,0 +1,161 @@
+"""UNIDIRECTIONAL_SEQUENCE_LSTM: what the catalog comparison (tests/host/test_models_host.py,
+20 calls with the state carried) does not reach: the states carried and then reset, under
+ASan/UBSan, in each dtype (int8, 16x8, float32); and the models tinyaot refuses, each
+with one clear error."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tinyaot.codegen.emit import emit
+from tinyaot.compiler import Options, compile_model
+from tinyaot.errors import TinyAotError
+from tinyaot.host.model import HostModel
+from tinyaot.host.oracle import compare_with_tflm, tflm_interpreter
+from tinyaot.modelbuilder import ModelBuilder
+from tinyaot.testing import catalog
+from tinyaot.testing.models_lstm import lstm
+from test_codegen import sanitizer_env
+
+
+def check_carried_then_reset(path, name, out_dir):
+    """Three calls carrying the states, then reset(): three more match a fresh TFLM
+    interpreter. Returns the mismatches of both runs."""
+    model = compile_model(path, Options(name))
+    emit(model, out_dir)
+    assert model.state_size > 0
+    with HostModel(out_dir, name, sanitize=True) as host:
+        def run(inputs):
+            for i, x in enumerate(inputs):
+                host.set_input(i, x)
+            host.run()
+            return [host.get_output(i) for i in range(len(host.outputs))]
+
+        carried = compare_with_tflm(path, run, host.inputs, calls=3, seed=1, reset_between=False)
+        host.reset()
+        return carried + compare_with_tflm(path, run, host.inputs, calls=3, seed=2, reset_between=False)
+
+
+SANITIZED_SCRIPT = """
+import pathlib, sys
+sys.path[:0] = [{tests!r}, {tests_root!r}]
+from test_lstm import check_carried_then_reset
+for name, path in {models!r}.items():
+    mismatches = check_carried_then_reset(pathlib.Path(path), name, pathlib.Path({out!r}) / name)
+    print(name, "MISMATCHES", len(mismatches))
+"""
+
+
+def test_state_carried_then_reset_matches_tflm(tmp_path):
+    """Under ASan/UBSan (one child preloading them, for all three models): int8 with its
+    hidden state restarting at zero point -1, its 16x8 form, and float32 time major over
+    two layers."""
+    models = {name: str(catalog.build(name, tmp_path))
+              for name in ("lstm_audio_fc", "lstm_audio_fc_16x8", "lstm_two_layer_time_major_float32")}
+    script = SANITIZED_SCRIPT.format(tests=str(Path(__file__).parent), tests_root=str(Path(__file__).parent.parent),
+                                     models=models, out=str(tmp_path / "out"))
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=sanitizer_env())
+    for name in models:
+        assert f"{name} MISMATCHES 0" in result.stdout, f"{result.stdout}\n{result.stderr[-4000:]}"
+
+
+def small_model(change=None):
+    """x[1, 3, 6] -> int8 LSTM of 5 units; change(mb, op) edits the operator before serialising."""
+    rng = np.random.default_rng(7)
+    mb = ModelBuilder()
+    x = mb.input("x", "int8", [1, 3, 6], scale=np.float32(0.02), zero_point=0)
+    mb.output(lstm(mb, rng, x, np.float32(0.02), [1, 3, 6], 5))
+    if change:
+        change(mb, mb.operators[-1])
+    return mb.build()
+
+
+def _set_input(k, value):
+    def change(mb, op):
+        op["inputs"][k] = value(mb) if callable(value) else value
+    return change
+
+
+def _peephole(mb):
+    return mb.const("peephole", np.zeros(5, np.int16), scale=np.float32(0.001))
+
+
+def _option(**values):
+    def change(mb, op):
+        op["options"].update(values)
+    return change
+
+
+def _tensor(name_end, **values):
+    def change(mb, op):
+        next(t for t in mb.tensors if t["name"].endswith(name_end)).update(values)
+    return change
+
+
+def _quant(name_end, scale=None, zero_point=None):
+    def change(mb, op):
+        t = next(t for t in mb.tensors if t["name"].endswith(name_end))
+        scales, zps, axis = t["quant"]
+        t["quant"] = (scales if scale is None else np.array([scale], np.float32),
+                      zps if zero_point is None else np.array([zero_point]), axis)
+    return change
+
+
+def _state_as_input(mb, op):
+    hidden = op["inputs"][18]
+    mb.tensors[hidden]["variable"] = False
+    mb.inputs.append(hidden)
+
+
+@pytest.mark.parametrize("change,message", [
+    (_set_input(9, _peephole), r"peephole \(cell-to-gate weights, inputs 9-11\) is not supported: TFLM's kernel "
+                               r"runs the plain LSTM only"),
+    (_set_input(16, _peephole), r"projection \(inputs 16-17\) is not supported"),
+    (_set_input(21, _peephole), r"layer norm \(inputs 20-23\) is not supported"),
+    (_set_input(1, -1), r"CIFG \(no input gate weights\) is not supported: TFLM's kernel needs all four gates"),
+    (_option(fused_activation_function=1), r"cell gate activation 1 is not supported"),
+    (_state_as_input, r"tensor '\w+_hidden': hidden \(output\) state \(input 18\) must be a variable tensor"),
+    (_tensor("_cell", dtype="int8"), r"tensor '\w+_cell': dtype int8 is not supported here \(supported: int16\)"),
+    (_quant("_w_rec2", zero_point=3), r"tensor '\w+_w_rec2': weights have zero point 3; it must be 0"),
+    (_tensor("_out", shape=[1, 3, 4]), r"tensor '\w+_out': output must be \[1, 3, 5\], not \[1, 3, 4\]"),
+    (_quant("_cell", scale=8.0), r"tensor '\w+_cell': cell state scale 8 is too large"),
+    (_quant("_out", zero_point=4), r"tensor '\w+_out': hidden state and output quantization differ"),
+])
+def test_refused_with_one_clear_error(change, message, tmp_path):
+    path = tmp_path / "m.tflite"
+    path.write_bytes(small_model(change))
+    with pytest.raises(TinyAotError, match=r"m\.tflite: operator 0 \(UNIDIRECTIONAL_SEQUENCE_LSTM\): " + message):
+        compile_model(path, Options("m"))
+
+
+def test_another_dtype_is_refused_naming_it(tmp_path):
+    path = tmp_path / "m.tflite"
+    path.write_bytes(small_model(_tensor("x", dtype="int32")))
+    with pytest.raises(TinyAotError, match=r"tensor 'x': dtype int32 is not supported here \(supported: int8, "
+                                           r"int16, float32\)"):
+        compile_model(path, Options("m"))
+
+
+def test_float32_huge_values_match_tflm(tmp_path):
+    """Rows of huge inputs through the float32 LSTM, two calls carrying the state: the dot
+    products overflow, the gates saturate (sigmoid's 1 and expf branches, tanhf's +-1), and
+    the outputs stay finite and bit-exact. (Inputs that make NaNs are left out: see the README.)"""
+    name = "lstm_seq28_float32"
+    path = catalog.build(name, tmp_path)
+    emit(compile_model(path, Options(name)), tmp_path / "out")
+    interp = tflm_interpreter(path)
+    rng = np.random.default_rng(3)
+    with HostModel(tmp_path / "out", name) as host:
+        for call in range(2):
+            x = rng.uniform(-4, 4, size=(1, 28, 28)).astype(np.float32)
+            x[0, rng.choice(28, size=6, replace=False)] = np.float32(3e38)  # whole rows of one sign
+            x[0, rng.choice(28, size=3, replace=False), :5] = np.float32(-3e38)
+            interp.set_input(x, 0)
+            interp.invoke()
+            host.set_input(0, x)
+            host.run()
+            expected = interp.get_output(0)
+            assert np.isfinite(expected).all() and host.get_output(0).tobytes() == expected.tobytes(), f"call {call}"
