@@ -17,6 +17,10 @@ DTYPES = {
     "int32": (np.int32, "int32_t", "TINYAOT_INT32"),
     "int64": (np.int64, "int64_t", "TINYAOT_INT64"),  # constants only: 16x8 biases
     "float32": (np.float32, "float", "TINYAOT_FLOAT32"),
+    # TFLite's bool is C++'s one-byte 0/1. Stored as uint8_t rather than C's bool: a byte an
+    # application writes that is neither 0 nor 1 stays defined (kernels read nonzero as true,
+    # as C's conversion to bool does), where such a byte in a `bool` object is undefined.
+    "bool": (np.bool_, "uint8_t", "TINYAOT_BOOL"),
 }
 
 

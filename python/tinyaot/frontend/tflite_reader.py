@@ -27,6 +27,7 @@ _TENSOR_TYPES = {
     TensorType.INT32: "int32",
     TensorType.INT64: "int64",
     TensorType.FLOAT32: "float32",
+    TensorType.BOOL: "bool",
 }
 _TYPE_NAMES = {v: k for k, v in vars(TensorType).items() if not k.startswith("_")}
 _MAX_RANK = 6
@@ -41,7 +42,7 @@ _OPTIONS_OF = {
     "MAX_POOL_2D": "Pool2DOptions", "L2_POOL_2D": "Pool2DOptions", "SOFTMAX": "SoftmaxOptions",
     "CONCATENATION": "ConcatenationOptions",
     "SVDF": "SVDFOptions", "MEAN": "ReducerOptions", "SUM": "ReducerOptions", "REDUCE_MAX": "ReducerOptions",
-    "REDUCE_MIN": "ReducerOptions", "ADD": "AddOptions", "MUL": "MulOptions",
+    "REDUCE_MIN": "ReducerOptions", "REDUCE_ALL": "ReducerOptions", "ADD": "AddOptions", "MUL": "MulOptions",
     "PAD": "PadOptions", "PADV2": "PadV2Options", "RESHAPE": "ReshapeOptions",
     "SQUEEZE": "SqueezeOptions", "EXPAND_DIMS": "ExpandDimsOptions",
     "PACK": "PackOptions", "UNPACK": "UnpackOptions",
@@ -174,7 +175,7 @@ class _Reader:
         name = (t.Name() or b"").decode("utf-8", "replace") or f"tensor_{i}"
         if t.Type() not in _TENSOR_TYPES:
             type_name = _TYPE_NAMES.get(t.Type(), f"#{t.Type()}")
-            self.fail(f"unsupported dtype {type_name} (supported: int8, uint8, int16, int32, float32; int64 constants)",
+            self.fail(f"unsupported dtype {type_name} (supported: int8, uint8, int16, int32, float32, bool; int64 constants)",
                       tensor=name)
         dtype = _TENSOR_TYPES[t.Type()]
         shape = tuple(int(d) for d in t.ShapeAsNumpy()) if t.ShapeLength() else ()

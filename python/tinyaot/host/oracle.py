@@ -23,6 +23,8 @@ def random_inputs(specs, rng):
         dtype = np.dtype(spec["dtype"])
         if dtype.kind == "f":
             arrays.append(rng.uniform(-4.0, 4.0, size=spec["shape"]).astype(dtype))
+        elif dtype.kind == "b":
+            arrays.append(rng.integers(0, 2, size=spec["shape"]).astype(dtype))
         else:
             info = np.iinfo(dtype)
             arrays.append(rng.integers(info.min, info.max, size=spec["shape"], endpoint=True).astype(dtype))
