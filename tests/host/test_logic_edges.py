@@ -66,3 +66,24 @@ def test_int8_comparison_rescales_before_comparing(own_model):
         tflm.set_input(x, k)
     tflm.invoke()
     assert tflm.get_output(6)[0, 0, 0] and not tflm.get_output(6).all()
+
+
+def test_every_int8_rsqrt_and_int16_abs_extreme_match_tflm(own_model, tmp_path):
+    """rsqrt_abs_integer over all 256 int8 values (16 calls of 16), with the int16 ABS inputs
+    at their extremes (-32768: clamped to 32767 when quantized, kept when not)."""
+    name = "rsqrt_abs_integer"
+    path = own_model(name)
+    emit(compile_model(path, Options(name)), tmp_path / name)
+    tflm = tflm_interpreter(path)
+    values = np.arange(-128, 128).astype(np.int8).reshape(16, 2, 8)
+    extremes = np.array([[-32768, 32767, -32767, 0, -1, 1, 12345, -23456]] * 2, np.int16)
+    with HostModel(tmp_path / name, name) as host:
+        for call in range(16):
+            inputs = [values[call], values[15 - call], extremes, extremes]
+            for k, x in enumerate(inputs):
+                tflm.set_input(x, k)
+                host.set_input(k, x)
+            tflm.invoke()
+            host.run()
+            for k in range(len(host.outputs)):
+                assert host.get_output(k).tobytes() == tflm.get_output(k).tobytes(), f"call {call} output {k}"

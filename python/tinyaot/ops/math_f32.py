@@ -1,7 +1,7 @@
-"""Element-wise float32 math (EXP, RSQRT, SIN, COS, LOG, SQRT, SQUARE, NEG, FLOOR, CEIL,
-ROUND): TFLM's reference kernels value by value with the same C library calls
-(kernels/tinyaot_math_f32.h). TFLM takes float32 only for all but RSQRT, whose int8 form
-is not here (ABS and ELU, which have int8 forms: lookup.py)."""
+"""Element-wise float32 math (EXP, SIN, COS, LOG, SQRT, SQUARE, NEG, FLOOR, CEIL, ROUND):
+TFLM's reference kernels value by value with the same C library calls
+(kernels/tinyaot_math_f32.h). TFLM takes float32 only for these (ABS, ELU and RSQRT, which
+have integer forms: lookup.py)."""
 
 from tinyaot.ops.activation import _expect_same_shape
 from tinyaot.ops.base import KernelCall, ParamStruct, TensorRef
@@ -23,6 +23,6 @@ def _lower(ctx, kind):
     return [KernelCall("tinyaot_math_f32", [params, TensorRef(inp.index), TensorRef(out.index)])]
 
 
-KINDS = ("EXP", "RSQRT", "SIN", "COS", "LOG", "SQRT", "SQUARE", "NEG", "FLOOR", "CEIL", "ROUND")  # ABS: lookup.py
+KINDS = ("EXP", "SIN", "COS", "LOG", "SQRT", "SQUARE", "NEG", "FLOOR", "CEIL", "ROUND")  # ABS, ELU, RSQRT: lookup.py
 
 OPS = {op_type: (lambda ctx, kind=f"TINYAOT_MATH_{op_type}": _lower(ctx, kind)) for op_type in KINDS}

@@ -1,6 +1,7 @@
 """Test models of the bool operators and what feeds them: the comparisons (float32, int8
 rescaled, int32, bool), LOGICAL_AND/OR/NOT, SELECT_V2, REDUCE_ALL and CAST; and the
-operators that move values by index: GATHER_ND, EMBEDDING_LOOKUP, DYNAMIC_UPDATE_SLICE.
+operators that move values by index: GATHER_ND, EMBEDDING_LOOKUP, DYNAMIC_UPDATE_SLICE; and
+the integer forms of RSQRT (int8) and ABS (int16).
 Each case is a model output, compared with TFLM (host); logic_sample puts every new kernel
 on the M3 in one small model. tests/host/test_logic_edges.py feeds NaN, infinities and the
 integer extremes through compare_logic."""
@@ -147,4 +148,24 @@ def logic_sample():
     mb.op("EMBEDDING_LOOKUP", [mb.const("ids", np.array([1, 0, 1], np.int32)), f], [_out(mb, "float32", [3, 4])])
     mb.op("DYNAMIC_UPDATE_SLICE", [f, mb.const("patch", np.full((1, 2), 9.0, np.float32)),
                                    mb.const("at", np.array([1, 1], np.int32))], [_out(mb, "float32", [2, 4])])
+    return mb.build()
+
+
+@test_model("rsqrt_abs_integer", targets=False)
+def rsqrt_abs_integer():
+    """int8 RSQRT of an input at zero point -128 (every value TFLM takes: none below the
+    zero point) and of an int8 ABS's output; int16 ABS quantized (zero points 0) with and
+    without rescaling, and not quantized (-32768 stays -32768, as TFLM's cast)."""
+    mb = ModelBuilder()
+    low = mb.input("low", "int8", [2, 8], scale=0.07, zero_point=-128)
+    mb.op("RSQRT", [low], [_out(mb, "int8", [2, 8], scale=0.02, zero_point=-128)])
+    x8 = mb.input("x8", "int8", [2, 8], **QA)
+    magnitude = _out(mb, "int8", [2, 8], scale=0.03, zero_point=-100)
+    mb.op("ABS", [x8], [magnitude])
+    mb.op("RSQRT", [magnitude], [_out(mb, "int8", [2, 8], scale=0.1, zero_point=-20)])
+    x16 = mb.input("x16", "int16", [2, 8], **Q16)
+    mb.op("ABS", [x16], [_out(mb, "int16", [2, 8], **Q16)])
+    mb.op("ABS", [x16], [_out(mb, "int16", [2, 8], scale=0.0007, zero_point=0)])
+    raw16 = mb.input("raw16", "int16", [2, 8])
+    mb.op("ABS", [raw16], [_out(mb, "int16", [2, 8])])
     return mb.build()
