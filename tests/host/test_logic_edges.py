@@ -87,3 +87,23 @@ def test_every_int8_rsqrt_and_int16_abs_extreme_match_tflm(own_model, tmp_path):
             host.run()
             for k in range(len(host.outputs)):
                 assert host.get_output(k).tobytes() == tflm.get_output(k).tobytes(), f"call {call} output {k}"
+
+
+def test_int8_l2_normalization_edges_match_tflm(own_model, tmp_path):
+    """l2norm_int8 on rows at the zero point (a zero sum), one step from it (a sum of 1),
+    at the int8 extremes (the largest sums) and in between."""
+    name = "l2norm_int8"
+    path = own_model(name)
+    emit(compile_model(path, Options(name)), tmp_path / name)
+    rows = np.array([[-3] * 10, [-3] * 9 + [-2], [-128, 127] * 5], np.int8)
+    single = np.array([[5], [-128], [6], [127]], np.int8)
+    wide = np.resize(np.array([-128, 127, 0, 1, -1], np.int8), (1, 2, 3, 40))
+    tflm = tflm_interpreter(path)
+    with HostModel(tmp_path / name, name) as host:
+        for k, x in enumerate((rows, single, wide)):
+            tflm.set_input(x, k)
+            host.set_input(k, x)
+        tflm.invoke()
+        host.run()
+        for k in range(3):
+            assert host.get_output(k).tobytes() == tflm.get_output(k).tobytes(), f"output {k}"

@@ -1,5 +1,7 @@
 """L2_NORMALIZATION and LOG_SOFTMAX over the last axis, float32 (kernels/tinyaot_row_norm_f32.h);
-TFLM's int8 forms of both are not here yet."""
+int8 L2_NORMALIZATION as TFLM's reference_integer_ops::L2Normalization (kernels/
+tinyaot_l2norm_s8.h: its output is at TFLM's fixed 1/128 scale, which TFLM does not check
+against the output tensor either). TFLM's int8 LOG_SOFTMAX is not here yet."""
 
 import numpy as np
 
@@ -7,7 +9,25 @@ from tinyaot.ops.base import KernelCall, ParamStruct, TensorRef
 from tinyaot.ops.math_f32 import unary_float32
 
 
+def _lower_l2norm_s8(ctx):
+    ctx.expect(len(ctx.op.inputs) == 1, f"expects 1 input, has {len(ctx.op.inputs)}")
+    inp, out = ctx.input(0), ctx.output()
+    ctx.expect_dtype(out, "int8")
+    ctx.expect(tuple(inp.shape) == tuple(out.shape) and 1 <= len(inp.shape) <= 4,
+               f"input shape {list(inp.shape)} and output shape {list(out.shape)} should be one shape of 1 to 4 "
+               "dimensions (TFLM takes up to 4)", out.index)
+    ctx.expect_quantized(inp)
+    ctx.expect(ctx.op.options.get("fused_activation_function", 0) == 0,
+               "a fused activation is not supported (TFLM takes none)")
+    params = ParamStruct("struct tinyaot_l2norm_s8_params", {
+        "rows": int(np.prod(inp.shape[:-1], dtype=np.int64)), "depth": inp.shape[-1],
+        "input_zero_point": inp.zero_point})
+    return [KernelCall("tinyaot_l2norm_s8", [params, TensorRef(inp.index), TensorRef(out.index)])]
+
+
 def _lower(ctx, log_softmax):
+    if not log_softmax and ctx.input(0).dtype == "int8":
+        return _lower_l2norm_s8(ctx)
     inp, out = unary_float32(ctx)
     ctx.expect(len(inp.shape) >= 1, "a scalar input is not supported", inp.index)
     if not log_softmax:  # TFLM reads no fused activation but refuses one (l2norm.cc)

@@ -169,3 +169,15 @@ def rsqrt_abs_integer():
     raw16 = mb.input("raw16", "int16", [2, 8])
     mb.op("ABS", [raw16], [_out(mb, "int16", [2, 8])])
     return mb.build()
+
+
+@test_model("l2norm_int8", targets=False)
+def l2norm_int8():
+    """int8 L2_NORMALIZATION over the last axis: rows of 10 at zero point -3 (a row of zeros
+    is a row at the zero point: multiplier INT32_MAX, output 0), a single value per row, and
+    a 4-D input at zero point 0 (sums past 2^16, the inverse square root's range shifts)."""
+    mb = ModelBuilder()
+    for shape, zero_point in (([3, 10], -3), ([4, 1], 5), ([1, 2, 3, 40], 0)):
+        x = mb.input(f"x{len(mb.tensors)}", "int8", shape, scale=0.05, zero_point=zero_point)
+        mb.op("L2_NORMALIZATION", [x], [_out(mb, "int8", shape, scale=1 / 128, zero_point=0)], "L2NormOptions")
+    return mb.build()
