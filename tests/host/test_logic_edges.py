@@ -11,7 +11,6 @@ from tinyaot.codegen.emit import emit
 from tinyaot.compiler import Options, compile_model
 from tinyaot.host.model import HostModel
 from tinyaot.host.oracle import tflm_interpreter
-from tinyaot.testing import catalog
 
 NAN, INF = np.float32("nan"), np.float32("inf")
 

@@ -32,28 +32,20 @@ struct tinyaot_compare_params {
     int32_t input2_offset, input2_multiplier, input2_shift;
 };
 
+/* a OP b for TINYAOT_COMPARE_* op, on int32_t or float operands (C's comparisons: NaN unordered). */
+#define TINYAOT_COMPARE_BY(op, a, b)                                                         \
+    ((op) == TINYAOT_COMPARE_EQUAL ? (a) == (b) : (op) == TINYAOT_COMPARE_NOT_EQUAL ? (a) != (b) \
+     : (op) == TINYAOT_COMPARE_GREATER ? (a) > (b) : (op) == TINYAOT_COMPARE_GREATER_EQUAL ? (a) >= (b) \
+     : (op) == TINYAOT_COMPARE_LESS ? (a) < (b) : (a) <= (b))
+
 static inline uint8_t tinyaot_compare_i32(int32_t a, int32_t b, int32_t op)
 {
-    switch (op) {
-    case TINYAOT_COMPARE_EQUAL: return a == b;
-    case TINYAOT_COMPARE_NOT_EQUAL: return a != b;
-    case TINYAOT_COMPARE_GREATER: return a > b;
-    case TINYAOT_COMPARE_GREATER_EQUAL: return a >= b;
-    case TINYAOT_COMPARE_LESS: return a < b;
-    default: return a <= b;
-    }
+    return (uint8_t)TINYAOT_COMPARE_BY(op, a, b);
 }
 
 static inline uint8_t tinyaot_compare_f32(float a, float b, int32_t op)
 {
-    switch (op) {
-    case TINYAOT_COMPARE_EQUAL: return a == b;
-    case TINYAOT_COMPARE_NOT_EQUAL: return a != b;
-    case TINYAOT_COMPARE_GREATER: return a > b;
-    case TINYAOT_COMPARE_GREATER_EQUAL: return a >= b;
-    case TINYAOT_COMPARE_LESS: return a < b;
-    default: return a <= b;
-    }
+    return (uint8_t)TINYAOT_COMPARE_BY(op, a, b);
 }
 
 /* An int8 value as TFLM compares it: offset, shifted left by 8, scaled (left shift <= 0). */

@@ -17,13 +17,18 @@ def _product(dims):
     return result
 
 
-def lower_gather(ctx):
-    ctx.expect(len(ctx.op.inputs) == 2, f"expects 2 inputs (input, indices), has {len(ctx.op.inputs)}")
+def _gathered(ctx, first):
+    """(input, indices tensor, output, indices as ints) of GATHER and GATHER_ND, checked."""
+    ctx.expect(len(ctx.op.inputs) == 2, f"expects 2 inputs ({first}, indices), has {len(ctx.op.inputs)}")
     inp, coords, out = ctx.input(0), ctx.input(1), ctx.output()
     expect_moved_values(ctx, inp, [out], ("int8", "float32"))
     ctx.expect(coords.is_constant, "indices computed at run time are not supported (only constant indices)",
                coords.index)
-    indices = constant_ints(ctx, coords)
+    return inp, coords, out, constant_ints(ctx, coords)
+
+
+def lower_gather(ctx):
+    inp, coords, out, indices = _gathered(ctx, "input")
     rank, coords_rank = len(inp.shape), len(coords.shape)
     axis = int(ctx.op.options.get("axis", 0))
     axis = axis + rank if axis < 0 else axis
@@ -58,12 +63,7 @@ def _gather_call(offsets, row_bytes, source, out):
 
 
 def lower_gather_nd(ctx):
-    ctx.expect(len(ctx.op.inputs) == 2, f"expects 2 inputs (params, indices), has {len(ctx.op.inputs)}")
-    inp, coords, out = ctx.input(0), ctx.input(1), ctx.output()
-    expect_moved_values(ctx, inp, [out], ("int8", "float32"))
-    ctx.expect(coords.is_constant, "indices computed at run time are not supported (only constant indices)",
-               coords.index)
-    indices = constant_ints(ctx, coords)
+    inp, coords, out, indices = _gathered(ctx, "params")
     ctx.expect(len(inp.shape) >= 1 and len(coords.shape) >= 1, "params and indices must be at least vectors")
     depth = coords.shape[-1]
     ctx.expect(depth <= min(len(inp.shape), 5), f"index depth {depth} is above the params' rank "

@@ -1,9 +1,9 @@
 """LOGICAL_AND, LOGICAL_OR (with TFLite's broadcasting) and LOGICAL_NOT over bool tensors,
 TFLM's logical.cc and elementwise.cc (kernels/tinyaot_logical.h)."""
 
-from tinyaot.ops.activation import _expect_same_shape
 from tinyaot.ops.base import KernelCall, ParamStruct, TensorRef
 from tinyaot.ops.compare import binary_bool_walk
+from tinyaot.ops.math_f32 import unary
 
 
 def _lower_binary(ctx, any_true):
@@ -15,11 +15,7 @@ def _lower_binary(ctx, any_true):
 
 
 def _lower_not(ctx):
-    ctx.expect(len(ctx.op.inputs) == 1, f"expects 1 input, has {len(ctx.op.inputs)}")
-    inp, out = ctx.input(0), ctx.output()
-    ctx.expect_dtype(inp, "bool")
-    ctx.expect_dtype(out, "bool")
-    _expect_same_shape(ctx, inp, out)
+    inp, out = unary(ctx, "bool")
     return [KernelCall("tinyaot_logical_not", [inp.num_elements, TensorRef(inp.index), TensorRef(out.index)],
                        header="tinyaot_logical.h")]
 

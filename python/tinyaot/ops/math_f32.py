@@ -7,14 +7,18 @@ from tinyaot.ops.activation import _expect_same_shape
 from tinyaot.ops.base import KernelCall, ParamStruct, TensorRef
 
 
-def unary_float32(ctx):
-    """(input, output) of a float32 operator of one input and an output of its shape."""
+def unary(ctx, dtype):
+    """(input, output) of an operator of one input of `dtype` and an output of its dtype and shape."""
     ctx.expect(len(ctx.op.inputs) == 1, f"expects 1 input, has {len(ctx.op.inputs)}")
     inp, out = ctx.input(0), ctx.output()
-    ctx.expect_dtype(inp, "float32")
-    ctx.expect_dtype(out, "float32")
+    ctx.expect_dtype(inp, dtype)
+    ctx.expect_dtype(out, dtype)
     _expect_same_shape(ctx, inp, out)
     return inp, out
+
+
+def unary_float32(ctx):
+    return unary(ctx, "float32")
 
 
 def _lower(ctx, kind):
