@@ -1,5 +1,5 @@
-"""The comparisons, logical operators, SELECT_V2, CAST, GATHER_ND, EMBEDDING_LOOKUP and
-DYNAMIC_UPDATE_SLICE refuse what TFLM refuses or what cannot run here, in one line naming
+"""The comparisons, logical operators, SELECT_V2, CAST, int8 LOG_SOFTMAX, GATHER_ND, EMBEDDING_LOOKUP
+and DYNAMIC_UPDATE_SLICE refuse what TFLM refuses or what cannot run here, in one line naming
 the operator, the tensor and the problem."""
 
 import re
@@ -42,6 +42,12 @@ def _select(x_quant, y_quant):
     return _model(build)
 
 
+def _log_softmax_output(quant):
+    def build(mb):
+        mb.op("LOG_SOFTMAX", [mb.input("x", "int8", [2, 4], **Q)], [mb.output(mb.tensor("y", "int8", [2, 4], **quant))])
+    return _model(build)
+
+
 def _gather_nd_runtime():
     def build(mb):
         p, i = mb.input("p", "float32", [3, 4]), mb.input("i", "int32", [2, 1])
@@ -81,6 +87,9 @@ CASES = [
     (_unary("LOGICAL_NOT", "int8", "bool"), r"operator 0 \(LOGICAL_NOT\): tensor 'x': dtype int8 is not supported"),
     (_select(Q, dict(scale=0.2, zero_point=0)), r"operator 0 \(SELECT_V2\): tensor 'yy': input quantization "
                                                 r"\(scale 0.2, zero point 0\) differs from the output's"),
+    (_log_softmax_output(dict(scale=0.1, zero_point=127)),
+     r"operator 0 \(LOG_SOFTMAX\): tensor 'y': output quantization \(scale 0.1, zero point 127\) is not TFLM's "
+     r"\(scale 0.0625, zero point 127\)"),
     (_gather_nd_runtime(), r"operator 0 \(GATHER_ND\): tensor 'i': indices computed at run time are not supported"),
     (_lookup([0, 3]), r"operator 0 \(EMBEDDING_LOOKUP\): tensor 'ids': id 3 is outside 0..2"),
     (_update([4, 1]), r"operator 0 \(DYNAMIC_UPDATE_SLICE\): tensor 'u': update shape \[4, 1\] does not fit in "

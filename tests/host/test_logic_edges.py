@@ -106,3 +106,25 @@ def test_int8_l2_normalization_edges_match_tflm(own_model, tmp_path):
         host.run()
         for k in range(3):
             assert host.get_output(k).tobytes() == tflm.get_output(k).tobytes(), f"output {k}"
+
+
+def test_int8_log_softmax_edges_match_tflm(own_model, tmp_path):
+    """log_softmax_int8 on rows of equal values, of the int8 extremes (differences of 255,
+    past diff_min) and of one value apart from the rest."""
+    name = "log_softmax_int8"
+    path = own_model(name)
+    emit(compile_model(path, Options(name)), tmp_path / name)
+    inputs = [np.array([[7] * 10, [-128] * 9 + [127], [127] * 9 + [-128]], np.int8),
+              np.array([[-128, 127, 0], [5, 5, 5], [127, 126, -128], [-128, -128, -127]], np.int8),
+              np.resize(np.array([-128, 127, 0, 1, -1, 64], np.int8), (2, 2, 6))]
+    tflm = tflm_interpreter(path)
+    with HostModel(tmp_path / name, name) as host:
+        for k, x in enumerate(inputs):
+            tflm.set_input(x, k)
+            host.set_input(k, x)
+        tflm.invoke()
+        host.run()
+        outputs = [tflm.get_output(k) for k in range(3)]
+        for k, expected in enumerate(outputs):
+            assert host.get_output(k).tobytes() == expected.tobytes(), f"output {k}"
+    assert len(set(np.concatenate([o.reshape(-1) for o in outputs]).tolist())) > 5  # not one saturated value

@@ -181,3 +181,16 @@ def l2norm_int8():
         x = mb.input(f"x{len(mb.tensors)}", "int8", shape, scale=0.05, zero_point=zero_point)
         mb.op("L2_NORMALIZATION", [x], [_out(mb, "int8", shape, scale=1 / 128, zero_point=0)], "L2NormOptions")
     return mb.build()
+
+
+@test_model("log_softmax_int8", targets=False)
+def log_softmax_int8():
+    """int8 LOG_SOFTMAX at TFLM's output quantization (16/256, zero point 127): rows of 10 with
+    a small input scale (every difference counts), rows of 3 with a large one (differences
+    past diff_min give -128), and a 3-D input."""
+    mb = ModelBuilder()
+    out_q = dict(scale=16.0 / 256, zero_point=127)
+    for shape, scale in (([3, 10], 0.02), ([4, 3], 0.5), ([2, 2, 6], 0.1)):
+        x = mb.input(f"x{len(mb.tensors)}", "int8", shape, scale=scale, zero_point=-5)
+        mb.op("LOG_SOFTMAX", [x], [_out(mb, "int8", shape, **out_q)])
+    return mb.build()
