@@ -1,6 +1,7 @@
 """Test models of the bool operators and what feeds them: the comparisons (float32, int8
 rescaled, int32, bool), LOGICAL_AND/OR/NOT, SELECT_V2, REDUCE_ALL and CAST; and the
-operators that move values by index: GATHER_ND, EMBEDDING_LOOKUP, DYNAMIC_UPDATE_SLICE; and
+operators that move values by index: GATHER_ND, EMBEDDING_LOOKUP, DYNAMIC_UPDATE_SLICE; bool
+through SLICE, STRIDED_SLICE, CONCATENATION and REVERSE_V2; and
 the integer forms of RSQRT (int8) and ABS (int16).
 Each case is a model output, compared with TFLM (host); logic_sample puts every new kernel
 on the M3 in one small model. tests/host/test_logic_edges.py feeds NaN, infinities and the
@@ -10,6 +11,7 @@ import numpy as np
 
 from tinyaot.modelbuilder import ModelBuilder
 from tinyaot.testing.catalog import M3_ONLY, test_model
+from tinyaot.testing.models_movement import _ints
 
 COMPARISONS = ("EQUAL", "NOT_EQUAL", "GREATER", "GREATER_EQUAL", "LESS", "LESS_EQUAL")
 QA = dict(scale=0.05, zero_point=-3)
@@ -71,6 +73,24 @@ def compare_logic():
           [_out(mb, "int8", [2, 3, 4], **QA)])
     mb.op("SELECT_V2", [by_8["GREATER"], mb.const("zero16", np.array(0, np.int16), **Q16), x16],
           [_out(mb, "int16", [2, 3, 4], **Q16)])
+    return mb.build()
+
+
+@test_model("bool_moves", targets=False)
+def bool_moves():
+    """bool tensors through the operators that move them in TFLM: SLICE, STRIDED_SLICE,
+    CONCATENATION (of a computed bool and an input) and REVERSE_V2."""
+    mb = ModelBuilder()
+    m = mb.input("m", "bool", [2, 3, 4])
+    f = mb.input("f", "float32", [2, 3, 1])
+    positive = mb.tensor("positive", "bool", [2, 3, 1])
+    mb.op("GREATER", [f, mb.const("zero", np.array(0.0, np.float32))], [positive])
+    mb.op("SLICE", [m, _ints(mb, [1, 0, 1]), _ints(mb, [1, 2, 3])], [_out(mb, "bool", [1, 2, 3])],
+          "SliceOptions")
+    mb.op("STRIDED_SLICE", [m, _ints(mb, [0, 2, 3]), _ints(mb, [2, 0, 0]), _ints(mb, [1, -1, -2])],
+          [_out(mb, "bool", [2, 2, 2])], "StridedSliceOptions")
+    mb.op("CONCATENATION", [m, positive], [_out(mb, "bool", [2, 3, 5])], "ConcatenationOptions", axis=2)
+    mb.op("REVERSE_V2", [m, _ints(mb, [1])], [_out(mb, "bool", [2, 3, 4])])
     return mb.build()
 
 
