@@ -2,7 +2,7 @@
 rescaled, int32, bool), LOGICAL_AND/OR/NOT, SELECT_V2, REDUCE_ALL and CAST; and the
 operators that move values by index: GATHER_ND, EMBEDDING_LOOKUP, DYNAMIC_UPDATE_SLICE; bool
 through SLICE, STRIDED_SLICE, CONCATENATION and REVERSE_V2; and
-the integer forms of RSQRT (int8) and ABS (int16).
+the integer forms of RSQRT (int8), ABS (int16) and ADD, SUB, MUL, SQUARED_DIFFERENCE (int32).
 Each case is a model output, compared with TFLM (host); logic_sample puts every new kernel
 on the M3 in one small model. tests/host/test_logic_edges.py feeds NaN, infinities and the
 integer extremes through compare_logic."""
@@ -213,4 +213,19 @@ def log_softmax_int8():
     for shape, scale in (([3, 10], 0.02), ([4, 3], 0.5), ([2, 2, 6], 0.1)):
         x = mb.input(f"x{len(mb.tensors)}", "int8", shape, scale=scale, zero_point=-5)
         mb.op("LOG_SOFTMAX", [x], [_out(mb, "int8", shape, **out_q)])
+    return mb.build()
+
+
+@test_model("arith_int32", targets=False)
+def arith_int32():
+    """int32 ADD (its fused RELU ignored, as TFLM), SUB with RELU6, MUL with RELU and
+    SQUARED_DIFFERENCE, [2,3,4] against [3,1] over the full int32 range (sums and products
+    wrap, as TFLM's do), and MUL with RELU_N1_TO_1 of two inputs of one shape."""
+    mb = ModelBuilder()
+    a = mb.input("a", "int32", [2, 3, 4])
+    b = mb.input("b", "int32", [3, 1])
+    for op_type, options, act in (("ADD", "AddOptions", 1), ("SUB", "SubOptions", 3), ("MUL", "MulOptions", 1)):
+        mb.op(op_type, [a, b], [_out(mb, "int32", [2, 3, 4])], options, fused_activation_function=act)
+    mb.op("SQUARED_DIFFERENCE", [a, b], [_out(mb, "int32", [2, 3, 4])], "SquaredDifferenceOptions")
+    mb.op("MUL", [a, a], [_out(mb, "int32", [2, 3, 4])], "MulOptions", fused_activation_function=2)
     return mb.build()
