@@ -145,9 +145,10 @@ def index_moves():
 
 @test_model("logic_sample", targets=M3_ONLY)
 def logic_sample():
-    """Every kernel added with the bool operators, small, for the board: int8 GREATER and
-    float32 LESS into LOGICAL_OR, LOGICAL_NOT, REDUCE_ALL, SELECT_V2, CAST from bool and from
-    float32, GATHER_ND, EMBEDDING_LOOKUP and DYNAMIC_UPDATE_SLICE."""
+    """Every kernel added here, small, for the board: int8 GREATER and float32 LESS into
+    LOGICAL_OR, LOGICAL_NOT, REDUCE_ALL, SELECT_V2, CAST from bool and from float32, GATHER_ND,
+    EMBEDDING_LOOKUP, DYNAMIC_UPDATE_SLICE, int8 L2_NORMALIZATION and LOG_SOFTMAX, int16 ABS
+    and int32 MUL."""
     mb = ModelBuilder()
     a8 = mb.input("a8", "int8", [2, 4], **QA)
     b8 = mb.input("b8", "int8", [4], **QB)
@@ -168,6 +169,12 @@ def logic_sample():
     mb.op("EMBEDDING_LOOKUP", [mb.const("ids", np.array([1, 0, 1], np.int32)), f], [_out(mb, "float32", [3, 4])])
     mb.op("DYNAMIC_UPDATE_SLICE", [f, mb.const("patch", np.full((1, 2), 9.0, np.float32)),
                                    mb.const("at", np.array([1, 1], np.int32))], [_out(mb, "float32", [2, 4])])
+    mb.op("L2_NORMALIZATION", [a8], [_out(mb, "int8", [2, 4], scale=1 / 128, zero_point=0)], "L2NormOptions")
+    mb.op("LOG_SOFTMAX", [a8], [_out(mb, "int8", [2, 4], scale=16.0 / 256, zero_point=127)])
+    x16 = mb.input("x16", "int16", [2, 4], **Q16)
+    mb.op("ABS", [x16], [_out(mb, "int16", [2, 4], scale=0.0007, zero_point=0)])
+    i32 = mb.input("i32", "int32", [2, 4])
+    mb.op("MUL", [i32, mb.const("three", np.array([3], np.int32))], [_out(mb, "int32", [2, 4])], "MulOptions")
     return mb.build()
 
 
