@@ -22,7 +22,10 @@ DTYPES = {
     # A resource variable's handle (VAR_HANDLE's output): resolved to the variable at build
     # time (frontend/resources.py), never stored; 4 bytes, as TFLM's int32 resource id.
     "resource": (np.int32, "int32_t", "TINYAOT_INT32"),
-    "bool": (np.bool_, "uint8_t", "TINYAOT_UINT8"),  # one byte, 0 or 1, as TFLM's
+    # TFLite's bool is C++'s one-byte 0/1. Stored as uint8_t rather than C's bool: a byte an
+    # application writes that is neither 0 nor 1 stays defined (kernels read nonzero as true,
+    # as C's conversion to bool does), where such a byte in a `bool` object is undefined.
+    "bool": (np.bool_, "uint8_t", "TINYAOT_BOOL"),
 }
 
 

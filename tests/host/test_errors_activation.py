@@ -108,8 +108,8 @@ def test_softmax_errors(tmp_path, data, message):
     (one_op_model("RELU6", out_shape=(8,)),
      r"operator 0 \(RELU6\): tensor 'y': output shape \[8\] differs from input shape \[1, 8\]"),
     (one_op_model("EXP"), r"operator 0 \(EXP\): tensor 'x': dtype int8 is not supported here \(supported: float32\)"),
-    (one_op_model("RSQRT"),
-     r"operator 0 \(RSQRT\): tensor 'x': dtype int8 is not supported here \(supported: float32\)"),
+    (one_op_model("RSQRT", in_dtype="int16", out_dtype="int16"),
+     r"operator 0 \(RSQRT\): tensor 'x': dtype int16 is not supported here \(supported: int8, float32\)"),
     (one_op_model("RSQRT", in_dtype="float32", out_dtype="float32", in_quant={}, out_quant={}, out_shape=(8,)),
      r"operator 0 \(RSQRT\): tensor 'y': output shape \[8\] differs from input shape \[1, 8\]"),
 ], ids=case_id)

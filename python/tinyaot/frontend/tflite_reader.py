@@ -45,7 +45,7 @@ _OPTIONS_OF = {
     "MAX_POOL_2D": "Pool2DOptions", "L2_POOL_2D": "Pool2DOptions", "SOFTMAX": "SoftmaxOptions",
     "CONCATENATION": "ConcatenationOptions",
     "SVDF": "SVDFOptions", "MEAN": "ReducerOptions", "SUM": "ReducerOptions", "REDUCE_MAX": "ReducerOptions",
-    "REDUCE_MIN": "ReducerOptions", "ADD": "AddOptions", "MUL": "MulOptions",
+    "REDUCE_MIN": "ReducerOptions", "REDUCE_ALL": "ReducerOptions", "ADD": "AddOptions", "MUL": "MulOptions",
     "PAD": "PadOptions", "PADV2": "PadV2Options", "RESHAPE": "ReshapeOptions",
     "SQUEEZE": "SqueezeOptions", "EXPAND_DIMS": "ExpandDimsOptions",
     "PACK": "PackOptions", "UNPACK": "UnpackOptions",
@@ -219,8 +219,8 @@ class _Reader:
         name = (t.Name() or b"").decode("utf-8", "replace") or f"tensor_{i}"
         if t.Type() not in _TENSOR_TYPES:
             type_name = _TYPE_NAMES.get(t.Type(), f"#{t.Type()}")
-            self.fail(f"unsupported dtype {type_name} (supported: int8, uint8, int16, int32, float32; int64 constants; "
-                      "bool; resource handles)",
+            self.fail(f"unsupported dtype {type_name} (supported: int8, uint8, int16, int32, float32, bool; int64 constants; "
+                      "resource handles)",
                       tensor=name)
         dtype = _TENSOR_TYPES[t.Type()]
         shape = tuple(int(d) for d in t.ShapeAsNumpy()) if t.ShapeLength() else ()

@@ -21,10 +21,10 @@ def random_inputs(specs, rng):
     arrays = []
     for spec in specs:
         dtype = np.dtype(spec["dtype"])
-        if dtype == np.bool_:
-            arrays.append(rng.integers(0, 2, size=spec["shape"]).astype(np.bool_))
-        elif dtype.kind == "f":
+        if dtype.kind == "f":
             arrays.append(rng.uniform(-4.0, 4.0, size=spec["shape"]).astype(dtype))
+        elif dtype.kind == "b":
+            arrays.append(rng.integers(0, 2, size=spec["shape"]).astype(dtype))
         else:
             info = np.iinfo(dtype)
             arrays.append(rng.integers(info.min, info.max, size=spec["shape"], endpoint=True).astype(dtype))

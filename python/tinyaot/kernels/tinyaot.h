@@ -20,7 +20,8 @@ enum tinyaot_dtype {
     TINYAOT_INT16 = 1,
     TINYAOT_INT32 = 2,
     TINYAOT_FLOAT32 = 3,
-    TINYAOT_UINT8 = 4
+    TINYAOT_UINT8 = 4,
+    TINYAOT_BOOL = 5    /* uint8_t: 0 false, anything else true; outputs hold 0 or 1 */
 };
 
 #define TINYAOT_MAX_RANK 6

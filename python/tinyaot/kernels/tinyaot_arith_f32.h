@@ -19,16 +19,8 @@
 
 #include <math.h>
 
+#include "tinyaot_arith_ops.h"
 #include "tinyaot_broadcast.h"
-
-#define TINYAOT_ARITH_ADD 0
-#define TINYAOT_ARITH_SUB 1
-#define TINYAOT_ARITH_MUL 2
-#define TINYAOT_ARITH_SQUARED_DIFFERENCE 3
-#define TINYAOT_ARITH_PRELU 4
-#define TINYAOT_ARITH_DIV 5
-#define TINYAOT_ARITH_FLOOR_DIV 6
-#define TINYAOT_ARITH_FLOOR_MOD 7
 
 struct tinyaot_arith_f32_params {
     int32_t size;      /* output values */

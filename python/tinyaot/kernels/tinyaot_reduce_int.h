@@ -9,6 +9,7 @@
  * zero point, clamped to the output's type. REDUCE_MAX and REDUCE_MIN are
  * TFLM's ReduceGeneric from the type's extreme; input and output are quantized
  * alike (TFLM requires it), so the stored value is picked, not rescaled.
+ * REDUCE_ALL reads bool values (one byte, nonzero true): 1 unless one is 0.
  *
  * The sums are taken one output at a time, so no accumulator buffer is
  * needed: integer addition gives the same result in any order. dims/strides
@@ -25,6 +26,7 @@
 #define TINYAOT_REDUCE_INT_SUM 0  /* MEAN and SUM: the sum, rescaled */
 #define TINYAOT_REDUCE_INT_MAX 1
 #define TINYAOT_REDUCE_INT_MIN 2
+#define TINYAOT_REDUCE_INT_ALL 3  /* bool */
 
 struct tinyaot_reduce_int_params {
     int32_t kept_rank;      /* leading entries of dims/strides that are kept */
@@ -36,7 +38,7 @@ struct tinyaot_reduce_int_params {
     int32_t shift;
     int32_t output_offset;  /* output zero point */
     int32_t int16;          /* 1: int16 input and output, 0: int8 */
-    int32_t kind;           /* TINYAOT_REDUCE_INT_SUM, _MAX or _MIN (int8) */
+    int32_t kind;           /* TINYAOT_REDUCE_INT_SUM, _MAX or _MIN (int8), _ALL (bool) */
 };
 
 static void tinyaot_reduce_int(const struct tinyaot_reduce_int_params *p, const int32_t *dims,
@@ -49,12 +51,14 @@ static void tinyaot_reduce_int(const struct tinyaot_reduce_int_params *p, const 
     int32_t base = 0, o, r;
     for (o = 0; o < p->output_size; o++) {
         uint32_t sum = 0; /* unsigned: wraps where TFLM's int32 sum wraps, without UB */
-        int32_t acc = p->kind == TINYAOT_REDUCE_INT_MAX ? -128 : 127;
+        int32_t acc = p->kind == TINYAOT_REDUCE_INT_MAX ? -128 : p->kind == TINYAOT_REDUCE_INT_ALL ? 1 : 127;
         int32_t at = base;
         for (r = 0; r < p->reduced_size; r++) {
             const int32_t value = p->int16 ? ((const int16_t *)input)[at] : ((const int8_t *)input)[at];
             if (p->kind == TINYAOT_REDUCE_INT_SUM) {
                 sum += (uint32_t)value;
+            } else if (p->kind == TINYAOT_REDUCE_INT_ALL) {
+                acc = acc && value != 0;
             } else if (p->kind == TINYAOT_REDUCE_INT_MAX) {
                 acc = value > acc ? value : acc;
             } else {

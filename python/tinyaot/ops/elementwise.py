@@ -1,4 +1,4 @@
-"""ADD, SUB, SQUARED_DIFFERENCE and MUL, int8; ADD, SUB, SQUARED_DIFFERENCE and MUL int16 (16x8); ADD, SUB,
+"""ADD, SUB, SQUARED_DIFFERENCE and MUL, int8 and int32 (lower_i32); ADD, SUB, SQUARED_DIFFERENCE and MUL int16 (16x8); ADD, SUB,
 MUL, SQUARED_DIFFERENCE, FLOOR_DIV, FLOOR_MOD (and PRELU's kernel) in float32; with TFLite's broadcasting (up
 to 6 dimensions, 4 for int16 ADD and MUL).
 
@@ -18,6 +18,7 @@ from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, TensorRef
 from tinyaot.quant import float_activation_range, requantize_multiplier
 
 MAX_DIMS = 6  # TFLM's BroadcastBinaryFunction6DSlow / BroadcastMul6DSlow
+INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
 
 
 def broadcast_shape(ctx, a, b):
@@ -164,20 +165,41 @@ def _add_kernel_call(ctx, left_shift, subtract=False, square=False, dtypes=("int
 def lower_f32(ctx, op, max_rank=MAX_DIMS, why=""):
     """float32 ADD, SUB, MUL, DIV, SQUARED_DIFFERENCE and PRELU: TFLM's float reference
     kernels, one kernel; broadcasts over at most max_rank dimensions (`why`: TFLM's limit)."""
-    ctx.expect(len(ctx.op.inputs) == 2, f"expects 2 inputs, has {len(ctx.op.inputs)}")
-    a, b, out = ctx.input(0), ctx.input(1), ctx.output()
-    for t in (a, b, out):
-        ctx.expect_dtype(t, "float32")
-    shape = checked_broadcast(ctx, a, b, out)
+    a, b, out, shape = _plain_operands(ctx, "float32")
     ctx.expect(len(shape) <= max_rank, f"float32 broadcast over {len(shape)} dimensions (at most {max_rank}{why})")
     act_min, act_max = float_activation_range(ctx.op.options.get("fused_activation_function", 0),
                                               lambda message: ctx.error(message))
+    return _plain_call(ctx, "tinyaot_arith_f32", op, a, b, out, shape, act_min, act_max)
+
+
+def lower_i32(ctx, op, max_rank, activation=True):
+    """int32 ADD, SUB, MUL and SQUARED_DIFFERENCE: TFLM's reference kernels on int32_t (kernels/
+    tinyaot_arith_i32.h); broadcasts over at most max_rank dimensions (TFLM's); activation=False
+    where TFLM ignores the fused activation (ADD, SQUARED_DIFFERENCE)."""
+    a, b, out, shape = _plain_operands(ctx, "int32")
+    ctx.expect(tuple(a.shape) == tuple(b.shape) or len(shape) <= max_rank,
+               f"int32 broadcast over {len(shape)} dimensions (TFLM's takes at most {max_rank})")
+    act = ctx.op.options.get("fused_activation_function", 0) if activation else 0
+    act_min, act_max = {1: (0, INT32_MAX), 2: (-1, 1), 3: (0, 6)}.get(act, (INT32_MIN, INT32_MAX))
+    return _plain_call(ctx, "tinyaot_arith_i32", op, a, b, out, shape, act_min, act_max)
+
+
+def _plain_operands(ctx, dtype):
+    """(a, b, out, broadcast shape) of an unquantized two-input operator of one dtype."""
+    ctx.expect(len(ctx.op.inputs) == 2, f"expects 2 inputs, has {len(ctx.op.inputs)}")
+    a, b, out = ctx.input(0), ctx.input(1), ctx.output()
+    for t in (a, b, out):
+        ctx.expect_dtype(t, dtype)
+    return a, b, out, checked_broadcast(ctx, a, b, out)
+
+
+def _plain_call(ctx, kernel, op, a, b, out, shape, act_min, act_max):
+    """The call of tinyaot_arith_f32 or _i32: sizes, operation, activation range, broadcast table."""
     dims, sa, sb = broadcast_table(a.shape, b.shape, shape)
-    params = ParamStruct("struct tinyaot_arith_f32_params", {
+    params = ParamStruct(f"struct {kernel}_params", {
         "size": out.num_elements, "rank": len(dims), "op": op, "act_min": act_min, "act_max": act_max})
     walk = [ParamArray("int32_t", np.array(d, np.int32)) for d in (dims, sa, sb)]
-    return [KernelCall("tinyaot_arith_f32", [params, *walk, TensorRef(a.index), TensorRef(b.index),
-                                             TensorRef(out.index)],
+    return [KernelCall(kernel, [params, *walk, TensorRef(a.index), TensorRef(b.index), TensorRef(out.index)],
                        overlaps=[d for t in (a, b) for d in overlap.elementwise(t, out)])]
 
 
@@ -185,21 +207,31 @@ def _is_float(ctx):
     return len(ctx.op.inputs) >= 1 and ctx.input(0).dtype == "float32"
 
 
+def _is_int32(ctx):
+    return len(ctx.op.inputs) >= 1 and ctx.input(0).dtype == "int32"
+
+
 def lower_add(ctx):
     if _is_float(ctx):
         return lower_f32(ctx, "TINYAOT_ARITH_ADD")
+    if _is_int32(ctx):  # TFLM's int32 ADD: the whole int32 range whatever the activation
+        return lower_i32(ctx, "TINYAOT_ARITH_ADD", 4, activation=False)
     return _add_kernel_call(ctx, 20, dtypes=("int8", "int16", "float32"))  # CalculateOpDataAdd: 20 for int8
 
 
 def lower_sub(ctx):
     if _is_float(ctx):
         return lower_f32(ctx, "TINYAOT_ARITH_SUB")
+    if _is_int32(ctx):
+        return lower_i32(ctx, "TINYAOT_ARITH_SUB", 5)
     return _add_kernel_call(ctx, 20, subtract=True, dtypes=("int8", "int16", "float32"))  # 20 for int8
 
 
 def lower_squared_difference(ctx):
     if _is_float(ctx):  # squared_difference.cc: no fused activation
         return lower_f32(ctx, "TINYAOT_ARITH_SQUARED_DIFFERENCE")
+    if _is_int32(ctx):
+        return lower_i32(ctx, "TINYAOT_ARITH_SQUARED_DIFFERENCE", 4, activation=False)
     # 7: the square of 255 << 7 fits in 32 bits.
     return _add_kernel_call(ctx, 7, subtract=True, square=True, dtypes=("int8", "int16", "float32"))
 
@@ -207,6 +239,8 @@ def lower_squared_difference(ctx):
 def lower_mul(ctx):
     if _is_float(ctx):
         return lower_f32(ctx, "TINYAOT_ARITH_MUL")
+    if _is_int32(ctx):
+        return lower_i32(ctx, "TINYAOT_ARITH_MUL", 4)
     a, b, out, shape = _common(ctx, ("int8", "int16", "float32"))
     if a.dtype == "int16":  # TFLM's int16 MUL: no offsets, broadcast in 4-D only
         s16.expect_symmetric_int16(ctx, a, b, out)

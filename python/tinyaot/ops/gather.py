@@ -17,13 +17,18 @@ def _product(dims):
     return result
 
 
-def lower_gather(ctx):
-    ctx.expect(len(ctx.op.inputs) == 2, f"expects 2 inputs (input, indices), has {len(ctx.op.inputs)}")
+def _gathered(ctx, first):
+    """(input, indices tensor, output, indices as ints) of GATHER and GATHER_ND, checked."""
+    ctx.expect(len(ctx.op.inputs) == 2, f"expects 2 inputs ({first}, indices), has {len(ctx.op.inputs)}")
     inp, coords, out = ctx.input(0), ctx.input(1), ctx.output()
     expect_moved_values(ctx, inp, [out], ("int8", "float32"))
     ctx.expect(coords.is_constant, "indices computed at run time are not supported (only constant indices)",
                coords.index)
-    indices = constant_ints(ctx, coords)
+    return inp, coords, out, constant_ints(ctx, coords)
+
+
+def lower_gather(ctx):
+    inp, coords, out, indices = _gathered(ctx, "input")
     rank, coords_rank = len(inp.shape), len(coords.shape)
     axis = int(ctx.op.options.get("axis", 0))
     axis = axis + rank if axis < 0 else axis
@@ -44,11 +49,66 @@ def lower_gather(ctx):
     row_bytes = inner * inp.itemsize
     offsets = [((b * outer + o) * axis_size + indices[b * coord_size + c]) * row_bytes
                for b in range(batch) for o in range(outer) for c in range(coord_size)]
+    return _gather_call(offsets, row_bytes, TensorRef(inp.index), out)
+
+
+def _gather_call(offsets, row_bytes, source, out):
+    """Output rows of row_bytes bytes copied from `source` (a TensorRef, or a ParamArray of
+    values made here) at each byte offset."""
     if not offsets or not row_bytes:
         return []
     params = ParamStruct("struct tinyaot_gather_params", {"rows": len(offsets), "row_bytes": row_bytes})
-    return [KernelCall("tinyaot_gather", [params, ParamArray("int32_t", np.array(offsets, np.int32)),
-                                          TensorRef(inp.index), TensorRef(out.index)])]
+    return [KernelCall("tinyaot_gather", [params, ParamArray("int32_t", np.array(offsets, np.int32)), source,
+                                          TensorRef(out.index)])]
 
 
-OPS = {"GATHER": lower_gather}
+def lower_gather_nd(ctx):
+    inp, coords, out, indices = _gathered(ctx, "params")
+    ctx.expect(len(inp.shape) >= 1 and len(coords.shape) >= 1, "params and indices must be at least vectors")
+    depth = coords.shape[-1]
+    ctx.expect(depth <= min(len(inp.shape), 5), f"index depth {depth} is above the params' rank "
+               f"{len(inp.shape)} or TFLM's 5", coords.index)
+    expected = list(coords.shape[:-1]) + list(inp.shape[depth:])
+    ctx.expect(list(out.shape) == expected, f"output shape {list(out.shape)} should be {expected}", out.index)
+    slice_size = _product(inp.shape[depth:])
+    counts = [_product(inp.shape[d + 1:]) for d in range(depth)]
+    offsets = []
+    for s in range(len(indices) // depth if depth else 0):
+        start = sum(indices[s * depth + d] * counts[d] for d in range(depth))
+        # TFLM checks the flat position only (an index past its own dimension may pass)
+        ctx.expect(0 <= start and start + slice_size <= inp.num_elements,
+                   f"index {indices[s * depth:(s + 1) * depth]} is outside params shape {list(inp.shape)}",
+                   coords.index)
+        offsets.append(start * inp.itemsize)
+    return _gather_call(offsets, slice_size * inp.itemsize, TensorRef(inp.index), out)
+
+
+def lower_embedding_lookup(ctx):
+    ctx.expect(len(ctx.op.inputs) == 2, f"expects 2 inputs (ids, values), has {len(ctx.op.inputs)}")
+    ids, values, out = ctx.input(0), ctx.input(1), ctx.output()
+    ctx.expect(ids.is_constant, "ids computed at run time are not supported (only constant ids)", ids.index)
+    ctx.expect(len(ids.shape) == 1, f"ids of shape {list(ids.shape)} should be a vector", ids.index)
+    rows = constant_ints(ctx, ids)
+    ctx.expect(len(values.shape) >= 2, f"values of shape {list(values.shape)} need 2 or more dimensions",
+               values.index)
+    expected = [len(rows)] + list(values.shape[1:])
+    ctx.expect(list(out.shape) == expected, f"output shape {list(out.shape)} should be {expected}", out.index)
+    bad = [r for r in rows if not 0 <= r < values.shape[0]]
+    ctx.expect(not bad, f"id {bad[0] if bad else 0} is outside 0..{values.shape[0] - 1}", ids.index)
+    columns = values.num_elements // values.shape[0]
+    if values.dtype == "int8" and out.dtype == "float32":
+        ctx.expect_quantized(values)
+        ctx.expect(values.zero_point == 0, f"zero point {values.zero_point} is not 0 (TFLM's hybrid lookup "
+                   "takes 0)", values.index)
+        ctx.expect(values.is_constant, "int8 values computed at run time are not supported in the hybrid form "
+                   "(float32 output)", values.index)
+        # TFLM's Dequantize: static_cast<float>(scale * (value - 0)), the scale a float
+        table = (np.float32(values.scale) * values.data.reshape(values.shape[0], -1).astype(np.float32))
+        table = table[rows].reshape(-1)
+        return _gather_call([0], table.size * 4, ParamArray("float", table), out)
+    expect_moved_values(ctx, values, [out], ("int8", "float32"))
+    row_bytes = columns * values.itemsize
+    return _gather_call([r * row_bytes for r in rows], row_bytes, TensorRef(values.index), out)
+
+
+OPS = {"GATHER": lower_gather, "GATHER_ND": lower_gather_nd, "EMBEDDING_LOOKUP": lower_embedding_lookup}

@@ -1,20 +1,24 @@
-"""Element-wise float32 math (EXP, RSQRT, SIN, COS, LOG, SQRT, SQUARE, NEG, FLOOR, CEIL,
-ROUND): TFLM's reference kernels value by value with the same C library calls
-(kernels/tinyaot_math_f32.h). TFLM takes float32 only for all but RSQRT, whose int8 form
-is not here (ABS and ELU, which have int8 forms: lookup.py)."""
+"""Element-wise float32 math (EXP, SIN, COS, LOG, SQRT, SQUARE, NEG, FLOOR, CEIL, ROUND):
+TFLM's reference kernels value by value with the same C library calls
+(kernels/tinyaot_math_f32.h). TFLM takes float32 only for these (ABS, ELU and RSQRT, which
+have integer forms: lookup.py)."""
 
 from tinyaot.ops.activation import _expect_same_shape
 from tinyaot.ops.base import KernelCall, ParamStruct, TensorRef
 
 
-def unary_float32(ctx):
-    """(input, output) of a float32 operator of one input and an output of its shape."""
+def unary(ctx, dtype):
+    """(input, output) of an operator of one input of `dtype` and an output of its dtype and shape."""
     ctx.expect(len(ctx.op.inputs) == 1, f"expects 1 input, has {len(ctx.op.inputs)}")
     inp, out = ctx.input(0), ctx.output()
-    ctx.expect_dtype(inp, "float32")
-    ctx.expect_dtype(out, "float32")
+    ctx.expect_dtype(inp, dtype)
+    ctx.expect_dtype(out, dtype)
     _expect_same_shape(ctx, inp, out)
     return inp, out
+
+
+def unary_float32(ctx):
+    return unary(ctx, "float32")
 
 
 def _lower(ctx, kind):
@@ -23,6 +27,6 @@ def _lower(ctx, kind):
     return [KernelCall("tinyaot_math_f32", [params, TensorRef(inp.index), TensorRef(out.index)])]
 
 
-KINDS = ("EXP", "RSQRT", "SIN", "COS", "LOG", "SQRT", "SQUARE", "NEG", "FLOOR", "CEIL", "ROUND")  # ABS: lookup.py
+KINDS = ("EXP", "SIN", "COS", "LOG", "SQRT", "SQUARE", "NEG", "FLOOR", "CEIL", "ROUND")  # ABS, ELU, RSQRT: lookup.py
 
 OPS = {op_type: (lambda ctx, kind=f"TINYAOT_MATH_{op_type}": _lower(ctx, kind)) for op_type in KINDS}

@@ -1,4 +1,5 @@
-"""MEAN and SUM (int8, int16, float32), REDUCE_MAX and REDUCE_MIN (int8, float32).
+"""MEAN and SUM (int8, int16, float32), REDUCE_MAX and REDUCE_MIN (int8, float32), REDUCE_ALL
+(bool: TFLM's EvalAllHelper, 1 unless a value is 0).
 
 TFLM (reduce_common.cc) runs every int8 and int16 MEAN and SUM through
 reference_ops::QuantizedMeanOrSum -- there is no special 4-D spatial path for
@@ -30,7 +31,7 @@ def _reduction(ctx, dtypes):
     inp, axes, out = ctx.input(0), ctx.input(1), ctx.output()
     ctx.expect_dtype(inp, *dtypes)
     ctx.expect_dtype(out, inp.dtype)
-    if inp.dtype != "float32":
+    if inp.dtype in ("int8", "int16"):
         for t in (inp, out):
             ctx.expect_quantized(t)
             ctx.expect(float(t.scale) > 0.0, "quantization scale must be positive", t.index)
@@ -124,7 +125,16 @@ def _lower_extreme(ctx, largest):
     return _walk_call("tinyaot_reduce_int", params, dims, strides, inp, out)
 
 
+def _lower_all(ctx):
+    inp, out, _, fields, dims, strides = _reduction(ctx, ("bool",))
+    params = ParamStruct("struct tinyaot_reduce_int_params", {
+        **fields, "sum_offset": 0, "multiplier": 0, "shift": 0, "output_offset": 0, "int16": 0,
+        "kind": "TINYAOT_REDUCE_INT_ALL"})
+    return _walk_call("tinyaot_reduce_int", params, dims, strides, inp, out)
+
+
 OPS = {
+    "REDUCE_ALL": _lower_all,
     "MEAN": lambda ctx: _lower_sum_or_mean(ctx, mean=True),
     "SUM": lambda ctx: _lower_sum_or_mean(ctx, mean=False),
     "REDUCE_MAX": lambda ctx: _lower_extreme(ctx, largest=True),

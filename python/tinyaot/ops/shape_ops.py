@@ -33,7 +33,7 @@ def lower_concatenation(ctx):
                f"has {len(inputs)} inputs (1 to {MAX_CONCAT_INPUTS} are supported, as in TFLM)")
     ctx.expect(ctx.op.options.get("fused_activation_function", 0) == 0,
                "a fused activation is not supported (TFLM requires NONE)")
-    ctx.expect_dtype(out, "int8", "int16", "int32", "float32")
+    ctx.expect_dtype(out, "int8", "int16", "int32", "float32", "bool")
     rank = len(out.shape)
     ctx.expect(1 <= rank <= MAX_CONCAT_DIMS, f"output rank {rank} is not supported (1 to {MAX_CONCAT_DIMS})",
                out.index)

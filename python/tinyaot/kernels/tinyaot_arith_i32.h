@@ -1,0 +1,57 @@
+/*
+ * tinyaot_arith_i32.h - int32 ADD, SUB, MUL and SQUARED_DIFFERENCE with
+ * broadcasting, TFLM's reference_ops::Add, Sub, Mul and squared_difference.cc
+ * on int32_t: one integer operation per value, then the activation's range
+ * (CalculateActivationRange: RELU [0, max], RELU6 [0, 6], RELU_N1_TO_1
+ * [-1, 1]; ADD and SQUARED_DIFFERENCE take the whole int32 range, as TFLM).
+ * Where TFLM's int32 arithmetic overflows (undefined in C++) the result wraps,
+ * as every Arm and x86 build of it does; here in unsigned arithmetic, which is
+ * defined. The broadcast is walked as tinyaot_broadcast.h describes.
+ */
+#ifndef TINYAOT_ARITH_I32_H
+#define TINYAOT_ARITH_I32_H
+
+#include "tinyaot_arith_ops.h"
+#include "tinyaot_broadcast.h"
+#include "tinyaot_common.h"
+
+struct tinyaot_arith_i32_params {
+    int32_t size;     /* output values */
+    int32_t rank;     /* entries in dims/strides, 1..TINYAOT_BROADCAST_MAX_DIMS */
+    int32_t op;       /* TINYAOT_ARITH_ADD, _SUB, _MUL or _SQUARED_DIFFERENCE */
+    int32_t act_min;  /* the fused activation's range */
+    int32_t act_max;
+};
+
+static inline int32_t tinyaot_arith_one_i32(int32_t op, int32_t a, int32_t b)
+{
+    const uint32_t ua = (uint32_t)a, ub = (uint32_t)b;
+    switch (op) {
+    case TINYAOT_ARITH_ADD: return (int32_t)(ua + ub);
+    case TINYAOT_ARITH_SUB: return (int32_t)(ua - ub);
+    case TINYAOT_ARITH_MUL: return (int32_t)(ua * ub);
+    default: return (int32_t)((ua - ub) * (ua - ub));
+    }
+}
+
+static void tinyaot_arith_i32(const struct tinyaot_arith_i32_params *p, const int32_t *dims,
+                              const int32_t *strides1, const int32_t *strides2, const int32_t *input1,
+                              const int32_t *input2, int32_t *output)
+{
+    struct tinyaot_broadcast walk;
+    const int32_t inner = dims[p->rank - 1];
+    const int32_t s1 = strides1[p->rank - 1];
+    const int32_t s2 = strides2[p->rank - 1];
+    int32_t n, k;
+    tinyaot_broadcast_start(&walk);
+    for (n = 0; n < p->size; n += inner) {
+        for (k = 0; k < inner; k++) {
+            output[n + k] = tinyaot_clamp_i32(
+                tinyaot_arith_one_i32(p->op, input1[walk.offset1 + k * s1], input2[walk.offset2 + k * s2]),
+                p->act_min, p->act_max);
+        }
+        tinyaot_broadcast_next_row(&walk, p->rank, dims, strides1, strides2);
+    }
+}
+
+#endif /* TINYAOT_ARITH_I32_H */

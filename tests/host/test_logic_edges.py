@@ -1,0 +1,130 @@
+"""The bool operators and CAST on the values random inputs miss, against TFLM: float32 NaN,
+infinities, -0.0 and equal values; int8 values of two scales that stand for the same real
+value (TFLM's rescaled comparison decides), the int8 and int32 extremes; CAST of the
+integer extremes (narrowing wraps) and of float32 values at the ends of the int8 range (beyond
+it the conversion is undefined in C and C++: TFLM's vectorised host build saturates)."""
+
+import numpy as np
+import pytest
+
+from tinyaot.codegen.emit import emit
+from tinyaot.compiler import Options, compile_model
+from tinyaot.host.model import HostModel
+from tinyaot.host.oracle import tflm_interpreter
+
+NAN, INF = np.float32("nan"), np.float32("inf")
+
+
+def _edge_inputs(name):
+    """Inputs of catalog model `name` full of edge values (in model input order)."""
+    if name == "compare_logic":
+        f = np.array([NAN, INF, -INF, 0.0, -0.0, 1.5, -1.5, 3.0e38, -3.0e38, 1e-45, 2.0, NAN] * 2,
+                     np.float32).reshape(2, 3, 4)
+        g = np.array([[NAN], [-0.0], [1.5]], np.float32)
+        # QA (0.05, -3) and QB (0.09, 5): a8 = 6 and b8 = 10 both stand for 0.45
+        a8 = np.array([6, -128, 127, -3, 24, 42, -21, 6, 60, 87, -128, 127] * 2, np.int8).reshape(2, 3, 4)
+        b8 = np.array([10, -128, 127, 15], np.int8)
+        c8 = np.array([10, -128, 127, 15, 10, 5, 127, -128] * 3, np.int8).reshape(2, 3, 4)
+        i = np.array([[-2**31, 2**31 - 1, 0, -1], [-2**31, 0, 2**31 - 1, -1], [5, 2**31 - 1, -2**31, 7]], np.int32)
+        m = np.array([True, False, True, False])
+        x16 = np.array([[-32768, 32767, 0, -1]] * 3, np.int16)
+        return [f, g, a8, b8, c8, i, m, x16]
+    assert name == "cast_pairs"
+    return [np.array([-128, 127, 0, -1, 1, -128, 127, 64, -65, 100], np.int8).reshape(2, 5),
+            np.array([-32768, 32767, 0, -1, 128, -129, 255, 256, -32768, 32767], np.int16).reshape(2, 5),
+            np.array([-2**31, 2**31 - 1, 0, -1, 65535, 65536, -32769, 255, 128, -129], np.int32).reshape(2, 5),
+            np.array([-128.9, 127.9, -0.0, 0.0, 0.99999994, -0.99999994, 1e-45, -127.5, 126.99, 100.5],
+                     np.float32).reshape(2, 5),
+            np.array([True, False, True, True, False, False, True, False, True, False]).reshape(2, 5)]
+
+
+@pytest.mark.parametrize("name", ["compare_logic", "cast_pairs"])
+def test_edge_values_match_tflm(name, own_model, tmp_path):
+    path = own_model(name)
+    emit(compile_model(path, Options(name)), tmp_path / name)
+    inputs = _edge_inputs(name)
+    tflm = tflm_interpreter(path)
+    for k, x in enumerate(inputs):
+        tflm.set_input(x, k)
+    tflm.invoke()
+    with HostModel(tmp_path / name, name) as host:
+        for k, x in enumerate(inputs):
+            host.set_input(k, x)
+        host.run()
+        for k in range(len(host.outputs)):
+            expected, got = tflm.get_output(k), host.get_output(k)
+            assert got.dtype == expected.dtype and got.tobytes() == expected.tobytes(), \
+                f"output {k}: {got.reshape(-1)} != TFLM's {expected.reshape(-1)}"
+
+
+def test_int8_comparison_rescales_before_comparing(own_model):
+    """The edge inputs make a8 = 6 (QA) and b8 = 10 (QB) equal in real value: TFLM's EQUAL
+    must say so for them (so the test above compares a decided case, not two zeros)."""
+    tflm = tflm_interpreter(own_model("compare_logic"))
+    for k, x in enumerate(_edge_inputs("compare_logic")):
+        tflm.set_input(x, k)
+    tflm.invoke()
+    assert tflm.get_output(6)[0, 0, 0] and not tflm.get_output(6).all()
+
+
+def test_every_int8_rsqrt_and_int16_abs_extreme_match_tflm(own_model, tmp_path):
+    """rsqrt_abs_integer over all 256 int8 values (16 calls of 16), with the int16 ABS inputs
+    at their extremes (-32768: clamped to 32767 when quantized, kept when not)."""
+    name = "rsqrt_abs_integer"
+    path = own_model(name)
+    emit(compile_model(path, Options(name)), tmp_path / name)
+    tflm = tflm_interpreter(path)
+    values = np.arange(-128, 128).astype(np.int8).reshape(16, 2, 8)
+    extremes = np.array([[-32768, 32767, -32767, 0, -1, 1, 12345, -23456]] * 2, np.int16)
+    with HostModel(tmp_path / name, name) as host:
+        for call in range(16):
+            inputs = [values[call], values[15 - call], extremes, extremes]
+            for k, x in enumerate(inputs):
+                tflm.set_input(x, k)
+                host.set_input(k, x)
+            tflm.invoke()
+            host.run()
+            for k in range(len(host.outputs)):
+                assert host.get_output(k).tobytes() == tflm.get_output(k).tobytes(), f"call {call} output {k}"
+
+
+def test_int8_l2_normalization_edges_match_tflm(own_model, tmp_path):
+    """l2norm_int8 on rows at the zero point (a zero sum), one step from it (a sum of 1),
+    at the int8 extremes (the largest sums) and in between."""
+    name = "l2norm_int8"
+    path = own_model(name)
+    emit(compile_model(path, Options(name)), tmp_path / name)
+    rows = np.array([[-3] * 10, [-3] * 9 + [-2], [-128, 127] * 5], np.int8)
+    single = np.array([[5], [-128], [6], [127]], np.int8)
+    wide = np.resize(np.array([-128, 127, 0, 1, -1], np.int8), (1, 2, 3, 40))
+    tflm = tflm_interpreter(path)
+    with HostModel(tmp_path / name, name) as host:
+        for k, x in enumerate((rows, single, wide)):
+            tflm.set_input(x, k)
+            host.set_input(k, x)
+        tflm.invoke()
+        host.run()
+        for k in range(3):
+            assert host.get_output(k).tobytes() == tflm.get_output(k).tobytes(), f"output {k}"
+
+
+def test_int8_log_softmax_edges_match_tflm(own_model, tmp_path):
+    """log_softmax_int8 on rows of equal values, of the int8 extremes (differences of 255,
+    past diff_min) and of one value apart from the rest."""
+    name = "log_softmax_int8"
+    path = own_model(name)
+    emit(compile_model(path, Options(name)), tmp_path / name)
+    inputs = [np.array([[7] * 10, [-128] * 9 + [127], [127] * 9 + [-128]], np.int8),
+              np.array([[-128, 127, 0], [5, 5, 5], [127, 126, -128], [-128, -128, -127]], np.int8),
+              np.resize(np.array([-128, 127, 0, 1, -1, 64], np.int8), (2, 2, 6))]
+    tflm = tflm_interpreter(path)
+    with HostModel(tmp_path / name, name) as host:
+        for k, x in enumerate(inputs):
+            tflm.set_input(x, k)
+            host.set_input(k, x)
+        tflm.invoke()
+        host.run()
+        outputs = [tflm.get_output(k) for k in range(3)]
+        for k, expected in enumerate(outputs):
+            assert host.get_output(k).tobytes() == expected.tobytes(), f"output {k}"
+    assert len(set(np.concatenate([o.reshape(-1) for o in outputs]).tolist())) > 5  # not one saturated value
