@@ -113,6 +113,14 @@ static TINYAOT_ALWAYS_INLINE uint32_t tinyaot_qadd16(uint32_t a, uint32_t b)
     return __qadd16(a, b);
 }
 
+/* acc + the high word of x * y + 2^31, rounded: (acc * 2^32 + x * y + 2^31) >> 32 (SMMLAR; GCC 12's
+   <arm_acle.h> has no intrinsic for it). */
+static TINYAOT_ALWAYS_INLINE int32_t tinyaot_smmlar(int32_t x, int32_t y, int32_t acc)
+{
+    int32_t r;
+    __asm__("smmlar %0, %1, %2, %3" : "=r"(r) : "r"(x), "r"(y), "r"(acc));
+    return r;
+}
 
 /* x saturated to a signed n-bit value (SSAT); n must be a constant. */
 #define tinyaot_ssat(x, n) __ssat((x), (n))
@@ -191,6 +199,13 @@ static TINYAOT_ALWAYS_INLINE uint32_t tinyaot_qadd16(uint32_t a, uint32_t b)
 {
     return tinyaot_halves(tinyaot_clamp_i32(tinyaot_half_lo(a) + tinyaot_half_lo(b), -32768, 32767),
                           tinyaot_clamp_i32(tinyaot_half_hi(a) + tinyaot_half_hi(b), -32768, 32767));
+}
+
+static TINYAOT_ALWAYS_INLINE int32_t tinyaot_smmlar(int32_t x, int32_t y, int32_t acc)
+{
+    /* in uint64_t: the instruction wraps */
+    const uint64_t sum = ((uint64_t)(uint32_t)acc << 32) + (uint64_t)((int64_t)x * y) + 0x80000000u;
+    return (int32_t)(uint32_t)(sum >> 32);
 }
 
 static TINYAOT_ALWAYS_INLINE int32_t tinyaot_ssat(int32_t x, int32_t n)
