@@ -14,8 +14,9 @@ arm_depthwise_conv_get_buffer_sizes_s8.c (tests compare them with CMSIS-NN's own
 import numpy as np
 
 from tinyaot.backends import CPU_ARCH, cmsis_nn_overlap
-from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, ScratchRef, TensorRef, optional_ref
+from tinyaot.ops.base import KernelCall, LowerContext, ParamArray, ParamStruct, ScratchRef, TensorRef, optional_ref
 from tinyaot.ops.conv import window_geometry
+from tinyaot.ops.elementwise import lower_add
 from tinyaot.quant import per_channel_multipliers
 
 HEADER = "tinyaot_cmsis_nn.h"
@@ -219,15 +220,22 @@ def _lower_svdf(ctx, _arch, portable):
     ], scratch=scratch, header=HEADER)]
 
 
+def _lower_add(ctx, arch, _portable):
+    """arm_elementwise_add_s8 with the rescaling of the generic portable ADD (tinyaot_add's; on a
+    DSP core the portable lowering takes tinyaot_add_s8_dsp, whose parameters are folded)."""
+    generic = lower_add(LowerContext(ctx.graph, ctx.op))
+    return _lower_elementwise("tinyaot_cmsis_add_s8", "struct tinyaot_cmsis_add_params", (
+        *_OFFSETS_AND_RANGE, "left_shift", "input1_multiplier", "input1_shift", "input2_multiplier",
+        "input2_shift"))(ctx, arch, generic)
+
+
 _OFFSETS_AND_RANGE = ("input1_offset", "input2_offset", "output_offset", "output_multiplier", "output_shift",
                       "act_min", "act_max")
 _HANDLERS = {
     "CONV_2D": _lower_conv, "DEPTHWISE_CONV_2D": _lower_depthwise, "FULLY_CONNECTED": _lower_fully_connected,
     "AVERAGE_POOL_2D": _lower_pool, "MAX_POOL_2D": _lower_pool,
     "SOFTMAX": _lower_softmax,
-    "ADD": _lower_elementwise("tinyaot_cmsis_add_s8", "struct tinyaot_cmsis_add_params", (
-        *_OFFSETS_AND_RANGE, "left_shift", "input1_multiplier", "input1_shift", "input2_multiplier",
-        "input2_shift")),
+    "ADD": _lower_add,
     "MUL": _lower_elementwise("tinyaot_cmsis_mul_s8", "struct tinyaot_cmsis_mul_params", _OFFSETS_AND_RANGE),
     "SVDF": _lower_svdf,
 }
