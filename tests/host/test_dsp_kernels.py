@@ -106,11 +106,14 @@ def test_fully_connected_takes_the_dsp_kernel_on_dsp_cores(tmp_path):
 
 
 def test_fully_connected_matches_tflm_under_sanitizers(tmp_path):
-    """Besides the model above: the catalog's fully connected models, and micro_speech's band
-    fusion (its FULLY_CONNECTED's tables with a depthwise convolution's bands), for the M4."""
+    """Besides the model above: the catalog's fully connected models, and band fusion (the
+    FULLY_CONNECTED's tables with a convolution's bands; tinyaot_band_fc_accumulate_s8_dsp's
+    blocks of four rows, the last rows and the slices' last values alone): micro_speech's
+    one output, 4 outputs of 702 values in slices of 54, 30 outputs of 960, for the M4."""
     models = {"corners": _fully_connected_model()}
     for name in ("fc_relu_per_tensor", "fc_batched_per_channel_relu6", "fc_no_bias_relu_n1_to_1",
-                 "fusion_depthwise_stride2_multiplier"):
+                 "fusion_depthwise_stride2_multiplier", "fusion_depthwise_dilation_same",
+                 "fusion_conv_odd_padding_grouped"):
         models[name] = catalog.build(name, tmp_path / "catalog").read_bytes()
     check_all_sanitized(tmp_path, models, cpu="cortex-m4")
 
