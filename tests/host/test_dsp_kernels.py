@@ -140,8 +140,10 @@ def test_add_takes_the_dsp_kernel_on_dsp_cores(tmp_path):
     path.write_bytes(_add_model())
     assert _kernels(path, "cortex-m4") == ["tinyaot_add_s8_dsp"] * 2 + ["tinyaot_add"]
     assert _kernels(path, "cortex-m3") == ["tinyaot_add"] * 3
-    # the CMSIS-NN backend keeps arm_elementwise_add_s8 for the same-shape ADDs on the same core
+    # the CMSIS-NN backend keeps it too (faster than arm_elementwise_add_s8), and CMSIS-NN's ADD on the M3
     cmsis = compile_model(path, Options("m", cpu="cortex-m4", kernels="cmsis-nn"))
+    assert [c.kernel for _, calls in cmsis.calls for c in calls] == ["tinyaot_add_s8_dsp"] * 2 + ["tinyaot_add"]
+    cmsis = compile_model(path, Options("m", cpu="cortex-m3", kernels="cmsis-nn"))
     assert [c.kernel for _, calls in cmsis.calls for c in calls] == ["tinyaot_cmsis_add_s8"] * 2 + ["tinyaot_add"]
 
 
