@@ -106,10 +106,51 @@ def test_fully_connected_takes_the_dsp_kernel_on_dsp_cores(tmp_path):
 
 
 def test_fully_connected_matches_tflm_under_sanitizers(tmp_path):
-    """Besides the model above: the catalog's fully connected models, and micro_speech's band
-    fusion (its FULLY_CONNECTED's tables with a depthwise convolution's bands), for the M4."""
+    """Besides the model above: the catalog's fully connected models, and band fusion (the
+    FULLY_CONNECTED's tables with a convolution's bands; tinyaot_band_fc_accumulate_s8_dsp's
+    blocks of four rows, the last rows and the slices' last values alone): micro_speech's
+    one output, 4 outputs of 702 values in slices of 54, 30 outputs of 960, for the M4."""
     models = {"corners": _fully_connected_model()}
     for name in ("fc_relu_per_tensor", "fc_batched_per_channel_relu6", "fc_no_bias_relu_n1_to_1",
-                 "fusion_depthwise_stride2_multiplier"):
+                 "fusion_depthwise_stride2_multiplier", "fusion_depthwise_dilation_same",
+                 "fusion_conv_odd_padding_grouped"):
+        models[name] = catalog.build(name, tmp_path / "catalog").read_bytes()
+    check_all_sanitized(tmp_path, models, cpu="cortex-m4")
+
+
+def _add_model():
+    """Same-shape int8 ADDs through tinyaot_add_s8_dsp's corners: 256 values a call (each
+    call meets most of the other input's 256 table entries), input zero points at both
+    ends of int8, the larger scale first and second, an output scale small enough that
+    most sums saturate (zero point 127) and a coarse one with RELU6; a broadcast ADD stays
+    on tinyaot_add."""
+    mb = ModelBuilder()
+    x = mb.input("x", "int8", [1, 8, 32, 1], scale=0.05, zero_point=-128)
+    z = mb.input("z", "int8", [1, 8, 32, 1], scale=0.013, zero_point=127)
+    row = mb.input("row", "int8", [1, 1, 32, 1], scale=0.02, zero_point=3)
+    for a, b, scale, zp, act in ((x, z, 0.004, 127, 0), (z, x, 0.2, -100, 3), (z, row, 0.03, 1, 1)):
+        y = mb.tensor(f"add{len(mb.tensors)}", "int8", [1, 8, 32, 1], scale=scale, zero_point=zp)
+        mb.op("ADD", [a, b], [y], "AddOptions", fused_activation_function=act)
+        mb.output(y)
+    return mb.build()
+
+
+def test_add_takes_the_dsp_kernel_on_dsp_cores(tmp_path):
+    path = tmp_path / "m.tflite"
+    path.write_bytes(_add_model())
+    assert _kernels(path, "cortex-m4") == ["tinyaot_add_s8_dsp"] * 2 + ["tinyaot_add"]
+    assert _kernels(path, "cortex-m3") == ["tinyaot_add"] * 3
+    # the CMSIS-NN backend keeps it too (faster than arm_elementwise_add_s8), and CMSIS-NN's ADD on the M3
+    cmsis = compile_model(path, Options("m", cpu="cortex-m4", kernels="cmsis-nn"))
+    assert [c.kernel for _, calls in cmsis.calls for c in calls] == ["tinyaot_add_s8_dsp"] * 2 + ["tinyaot_add"]
+    cmsis = compile_model(path, Options("m", cpu="cortex-m3", kernels="cmsis-nn"))
+    assert [c.kernel for _, calls in cmsis.calls for c in calls] == ["tinyaot_cmsis_add_s8"] * 2 + ["tinyaot_add"]
+
+
+def test_add_matches_tflm_under_sanitizers(tmp_path):
+    """Besides the model above: add_broadcast_act (equal scales, a tensor added to itself, every
+    fused activation) and residual blocks computed in bands (the ADD on each band's rows)."""
+    models = {"corners": _add_model()}
+    for name in ("add_broadcast_act", "residual_down_1x1_shortcut", "residual_u_first_remainder"):
         models[name] = catalog.build(name, tmp_path / "catalog").read_bytes()
     check_all_sanitized(tmp_path, models, cpu="cortex-m4")

@@ -266,7 +266,7 @@ def test_armv6m_builds_of_the_kernels_overlap_as_declared(family, tmp_path):
 
 
 # Per family, its kernel for cores with the DSP extension (kernels/dsp/), which declares its own overlap.
-DSP_FAMILIES = ["pointwise"]
+DSP_FAMILIES = ["pointwise", "add"]
 
 
 @pytest.mark.parametrize("family", DSP_FAMILIES)

@@ -1,7 +1,8 @@
 """CMSIS-NN backend: CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, AVERAGE_POOL_2D,
 MAX_POOL_2D, SOFTMAX, ADD, MUL and SVDF become calls into Arm's CMSIS-NN v7 kernels
 (through tinyaot_cmsis_nn.h) where CMSIS-NN supports their parameters; every
-other operator keeps its portable kernel.
+other operator keeps its portable kernel, and so does one whose portable kernel is
+exact and faster on the core (FASTER_PORTABLE: a DSP core's same-shape ADD).
 
 What TFLM's CMSIS-NN glue works out at Prepare (per-channel multipliers and
 shifts, padding, the scratch buffer size) is computed here, once, into flash
@@ -19,6 +20,11 @@ from tinyaot.ops.conv import window_geometry
 from tinyaot.quant import per_channel_multipliers
 
 HEADER = "tinyaot_cmsis_nn.h"
+# Portable kernels (a DSP core's) the backend keeps, bit-exact as CMSIS-NN's and faster: why.
+FASTER_PORTABLE = {
+    "tinyaot_add_s8_dsp": "tinyaot_add_s8_dsp (a table and SMMLAR, about 15 instructions a value on a Cortex-M4) "
+                          "is faster than arm_elementwise_add_s8 (about 80)",
+}
 
 
 def lower(ctx, portable_calls, cpu, pointwise_im2col=False):
@@ -27,6 +33,9 @@ def lower(ctx, portable_calls, cpu, pointwise_im2col=False):
     handler = _HANDLERS.get(ctx.op.type)
     if handler is None:
         return portable_calls, "no CMSIS-NN lowering for this operator"
+    faster = [FASTER_PORTABLE[c.kernel] for c in portable_calls if c.kernel in FASTER_PORTABLE]
+    if faster:
+        return portable_calls, faster[0]
     reason = _unsupported(ctx)
     if reason:
         return portable_calls, reason

@@ -31,16 +31,17 @@ static void tinyaot_band_fc_start_s8(const struct tinyaot_fully_connected_params
 }
 
 /*
- * Adds sum((w + filter_offset) * x) over inputs k0 .. k0 + count - 1 (held in slice) to each
- * accumulator; two outputs at a time, so that each input value loaded serves both.
+ * Adds input_sum + sum(w * x) over inputs k0 .. k0 + count - 1 (held in slice) to the
+ * accumulators of outputs first .. output_depth - 1; two outputs at a time, so that each
+ * input value loaded serves both.
  */
-static void tinyaot_band_fc_accumulate_s8(const struct tinyaot_fully_connected_params *p, const int8_t *slice,
-                                          int32_t k0, int32_t count, const int8_t *weights, int32_t *acc)
+static inline void tinyaot_band_fc_rows_s8(const struct tinyaot_fully_connected_params *p, const int8_t *slice,
+                                           int32_t k0, int32_t count, const int8_t *weights, int32_t input_sum,
+                                           int32_t first, int32_t *acc)
 {
     const int32_t depth = p->accum_depth, output_depth = p->output_depth;
-    const int32_t input_sum = tinyaot_fully_connected_input_sum(p, slice, count);
     int32_t oc;
-    for (oc = 0; oc + 1 < output_depth; oc += 2) {
+    for (oc = first; oc + 1 < output_depth; oc += 2) {
         const int8_t *w0 = weights + oc * depth + k0;
         int32_t sum0 = input_sum, sum1 = input_sum;
         tinyaot_fully_connected_dot2(slice, w0, w0 + depth, count, &sum0, &sum1);
@@ -50,6 +51,16 @@ static void tinyaot_band_fc_accumulate_s8(const struct tinyaot_fully_connected_p
     if (oc < output_depth) {
         acc[oc] += input_sum + tinyaot_fully_connected_dot(slice, weights + oc * depth + k0, count);
     }
+}
+
+/* Adds sum((w + filter_offset) * x) over inputs k0 .. k0 + count - 1 (held in slice) to each
+   accumulator. */
+static inline void tinyaot_band_fc_accumulate_s8(const struct tinyaot_fully_connected_params *p,
+                                                 const int8_t *slice, int32_t k0, int32_t count,
+                                                 const int8_t *weights, int32_t *acc)
+{
+    tinyaot_band_fc_rows_s8(p, slice, k0, count, weights, tinyaot_fully_connected_input_sum(p, slice, count), 0,
+                            acc);
 }
 
 static void tinyaot_band_fc_finish_s8(const struct tinyaot_fully_connected_params *p, const int32_t *multiplier,

@@ -51,13 +51,17 @@ def lower_band_fc(graph, fusion, conv_calls, fc_calls):
     band_conv[at_input] = BandInput(conv.args[at_input].tensor, in_row)
     band_conv[at_output] = band
     header = "tinyaot_band_fc_s8.h"
+    # a DSP core (the portable lowering took the DSP kernel): the slices' sums with SMLAD
+    accumulate, accumulate_header = (("tinyaot_band_fc_accumulate_s8_dsp", "tinyaot_band_fc_s8_dsp.h")
+                                     if fc.kernel == "tinyaot_fully_connected_s8_dsp"
+                                     else ("tinyaot_band_fc_accumulate_s8", header))
     return [BandLoop(
         kernel=f"{conv.kernel}+tinyaot_band_fc_s8", params=params, window=window, rows=fusion.rows,
         before=[KernelCall("tinyaot_band_fc_start_s8", [fc_params, bias, accumulators], header=header)],
         body=[KernelCall(conv.kernel, band_conv, header=conv.header, instances=conv.instances),
-              KernelCall("tinyaot_band_fc_accumulate_s8", [
+              KernelCall(accumulate, [
                   fc_params, band, f"row * {out_row}", f"band.output_h * {out_row}", weights, accumulators],
-                  header=header)],
+                  header=accumulate_header)],
         after=[KernelCall("tinyaot_band_fc_finish_s8", [fc_params, multipliers, shifts, accumulators,
                                                             output], header=header)],
         scratch=[fusion.accumulator_bytes, fusion.band_bytes, *conv.scratch])]

@@ -15,7 +15,7 @@ import numpy as np
 
 from tinyaot.ops import overlap, s16
 from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, TensorRef
-from tinyaot.quant import float_activation_range, requantize_multiplier
+from tinyaot.quant import float_activation_range, multiply_by_quantized_multiplier, requantize_multiplier
 
 MAX_DIMS = 6  # TFLM's BroadcastBinaryFunction6DSlow / BroadcastMul6DSlow
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
@@ -151,6 +151,10 @@ def _add_kernel_call(ctx, left_shift, subtract=False, square=False, dtypes=("int
     else:
         mo, so = _multiplier_below_one(ctx, twice_max / ((1 << left_shift) * float(out.scale)), "output",
                                        out.index)
+    if ctx.arch == "dsp" and not (subtract or square) and a.dtype == "int8":
+        calls = _add_s8_dsp_call(ctx, a, b, out, (m1, s1), (m2, s2), (mo, so))
+        if calls:
+            return calls
     return _binary_call(ctx, "tinyaot_add", "struct tinyaot_add_params", a, b, out, shape, {
         "left_shift": left_shift,
         "subtract": int(subtract),
@@ -160,6 +164,32 @@ def _add_kernel_call(ctx, left_shift, subtract=False, square=False, dtypes=("int
         "output_multiplier": mo, "output_shift": so,
         "int16": int(a.dtype == "int16"),
     })
+
+
+def _add_s8_dsp_call(ctx, a, b, out, scale1, scale2, output):
+    """[tinyaot_add_s8_dsp's call] for an int8 ADD whose inputs have the output's shape and
+    whose output rescaling it takes (kernels/dsp/tinyaot_add_s8_dsp.h), else []: the input
+    of the larger scale (factor 0.5: 2^30, shift 0) is read as it is, the other's scaled
+    value tabulated per int8 bit pattern with TFLite's arithmetic."""
+    larger, other, (m, s) = (a, b, scale2) if scale1 == (1 << 30, 0) else (b, a, scale1)
+    (mo, so), r = output, -output[1]
+    act_min, act_max = ctx.activation(out)
+    output_round = (1 << (r - 1)) + out.zero_point * (1 << r) if 1 <= r <= 30 else 0
+    # |acc| < 2^28 (each input's share below 255 * 2^19), so the high word plus the
+    # rounding term stays in int32 where the latter is below 2^31 - 2^28.
+    if not (tuple(a.shape) == tuple(b.shape) == tuple(out.shape) and (1 << 30, 0) in (scale1, scale2)
+            and 1 <= r <= 30 and mo >= 0 and abs(output_round) < (1 << 31) - (1 << 28)):
+        return []
+    values = np.arange(256, dtype=np.int64)
+    table = [2 * (multiply_by_quantized_multiplier((int(y) - other.zero_point) << 20, m, s)
+                  - larger.zero_point * (1 << 19)) for y in np.where(values < 128, values, values - 256)]
+    params = ParamStruct("struct tinyaot_add_s8_dsp_params", {
+        "size": out.num_elements, "output_multiplier": mo, "output_round": output_round, "output_shift": r,
+        "act_min": act_min, "act_max": act_max})
+    return [KernelCall("tinyaot_add_s8_dsp", [params, TensorRef(larger.index), TensorRef(other.index),
+                                              ParamArray("int32_t", np.array(table, np.int32)),
+                                              TensorRef(out.index)],
+                       overlaps=[d for t in (a, b) for d in overlap.elementwise(t, out)])]
 
 
 def lower_f32(ctx, op, max_rank=MAX_DIMS, why=""):

@@ -113,6 +113,25 @@ static TINYAOT_ALWAYS_INLINE uint32_t tinyaot_qadd16(uint32_t a, uint32_t b)
     return __qadd16(a, b);
 }
 
+/* acc + the dot product of the four int8 of w with the values whose halves xe (values 0 and 2)
+   and xo (1 and 3) hold: SXTB16, SMLAD, SXTB16 ROR #8, SMLAD through one scratch register (GCC 12
+   gives each spread word a register of its own, and spills in four-row loops). */
+static TINYAOT_ALWAYS_INLINE int32_t tinyaot_smlad_spread(uint32_t xe, uint32_t xo, uint32_t w, int32_t acc)
+{
+    uint32_t t;
+    __asm__("sxtb16 %1, %2\n\tsmlad %0, %3, %1, %0\n\tsxtb16 %1, %2, ror #8\n\tsmlad %0, %4, %1, %0"
+            : "+r"(acc), "=&r"(t) : "r"(w), "r"(xe), "r"(xo));
+    return acc;
+}
+
+/* acc + the high word of x * y + 2^31, rounded: (acc * 2^32 + x * y + 2^31) >> 32 (SMMLAR; GCC 12's
+   <arm_acle.h> has no intrinsic for it). */
+static TINYAOT_ALWAYS_INLINE int32_t tinyaot_smmlar(int32_t x, int32_t y, int32_t acc)
+{
+    int32_t r;
+    __asm__("smmlar %0, %1, %2, %3" : "=r"(r) : "r"(x), "r"(y), "r"(acc));
+    return r;
+}
 
 /* x saturated to a signed n-bit value (SSAT); n must be a constant. */
 #define tinyaot_ssat(x, n) __ssat((x), (n))
@@ -191,6 +210,18 @@ static TINYAOT_ALWAYS_INLINE uint32_t tinyaot_qadd16(uint32_t a, uint32_t b)
 {
     return tinyaot_halves(tinyaot_clamp_i32(tinyaot_half_lo(a) + tinyaot_half_lo(b), -32768, 32767),
                           tinyaot_clamp_i32(tinyaot_half_hi(a) + tinyaot_half_hi(b), -32768, 32767));
+}
+
+static TINYAOT_ALWAYS_INLINE int32_t tinyaot_smlad_spread(uint32_t xe, uint32_t xo, uint32_t w, int32_t acc)
+{
+    return tinyaot_smlad(xo, tinyaot_sxtb16_ror8(w), tinyaot_smlad(xe, tinyaot_sxtb16(w), acc));
+}
+
+static TINYAOT_ALWAYS_INLINE int32_t tinyaot_smmlar(int32_t x, int32_t y, int32_t acc)
+{
+    /* in uint64_t: the instruction wraps */
+    const uint64_t sum = ((uint64_t)(uint32_t)acc << 32) + (uint64_t)((int64_t)x * y) + 0x80000000u;
+    return (int32_t)(uint32_t)(sum >> 32);
 }
 
 static TINYAOT_ALWAYS_INLINE int32_t tinyaot_ssat(int32_t x, int32_t n)
