@@ -33,9 +33,9 @@ from tinyaot import harness  # noqa: E402
 OWN_MODELS_DIR = harness.build.DEFAULT_BUILD_ROOT / "models"
 
 # The boards every test and model runs on. The others (the MPS2 boards: Cortex-M4, M7,
-# M33) compile the same C with DSP and FPU code paths: by default they run the harness
-# checks and SAMPLE_MODELS only, keeping the lane's time; the whole matrix runs on them
-# with TINYAOT_TARGET_ALL_BOARDS=1, or on the boards --board names.
+# M33; the MPS3 AN547: Cortex-M55) compile the same C with DSP, MVE and FPU code paths: by
+# default they run the harness checks and SAMPLE_MODELS only, keeping the lane's time; the
+# whole matrix runs on them with TINYAOT_TARGET_ALL_BOARDS=1, or on the boards --board names.
 FULL_MATRIX_BOARDS = ("qemu_cortex_m0", "qemu_cortex_m3")
 ALL_BOARDS_ENV = "TINYAOT_TARGET_ALL_BOARDS"
 # The sample, per board and backend. On the M4, models that together reach every kernel
@@ -49,8 +49,12 @@ M4_PORTABLE = ("ds_cnn_kws", "conv_1x1_depths", "conv_pixel_pairs", "depthwise_m
                "pooling", "ds_cnn_kws_float32", "ds_cnn_kws_16x8", "float32_ops_sample")
 M4_CMSIS_NN = ("ds_cnn_kws", "conv_1x1_depths", "depthwise_multipliers", "residual_u_first_remainder", "pooling")
 CORE_PORTABLE = ("ds_cnn_kws", "ds_cnn_kws_float32")
+# On the M55 (mps3_an547): the DS-CNN in int8 on each backend (CMSIS-NN's MVE convolution,
+# depthwise, fully connected with kernel sums, pooling and softmax; the portable DSP kernels).
+M55_SAMPLE = {"portable": ("ds_cnn_kws",), "cmsis-nn": ("ds_cnn_kws",)}
 SAMPLE_MODELS = {"mps2_an386": {"portable": M4_PORTABLE, "cmsis-nn": M4_CMSIS_NN},
-                 "mps2_an500": {"portable": CORE_PORTABLE}, "mps2_an505": {"portable": CORE_PORTABLE}}
+                 "mps2_an500": {"portable": CORE_PORTABLE}, "mps2_an505": {"portable": CORE_PORTABLE},
+                 "mps3_an547": M55_SAMPLE}
 
 
 def pytest_addoption(parser):

@@ -167,7 +167,8 @@ def _lower_fully_connected(ctx, arch, _portable):
     })
     tensors = [TensorRef(inp.index), TensorRef(weights.index),
                optional_ref(bias), TensorRef(out.index)]
-    sums = ParamArray("int32_t", kernel_sums(weights.data, bias, -inp.zero_point, -weights.zero_point)) \
+    sums = ParamArray("int32_t", kernel_sums(weights.data, None if bias is None else bias.data,
+                                            -inp.zero_point, -weights.zero_point)) \
         if arch == "mve" else "NULL"
     return [KernelCall("tinyaot_cmsis_fully_connected_s8",
                        [params, ParamArray("int32_t", multipliers), ParamArray("int32_t", shifts), sums, *tensors],
@@ -178,7 +179,7 @@ def kernel_sums(weights, bias, input_offset, filter_offset):
     """arm_vector_sum_s8's table: per output row, bias + input_offset x (sum of the row's weights +
     columns x filter_offset), in int32 as CMSIS-NN computes it (the bias alone when input_offset is 0)."""
     rows, cols = weights.shape
-    sums = np.zeros(rows, np.int64) if bias is None else bias.data.astype(np.int64)
+    sums = np.zeros(rows, np.int64) if bias is None else bias.astype(np.int64)
     if input_offset:
         row = weights.astype(np.int64).sum(axis=1) + cols * filter_offset
         sums = sums + row * input_offset
