@@ -18,7 +18,7 @@ from tinyaot.ops.base import BandInput, BandLoop, KernelCall, ScratchRef, Tensor
 # Per convolution kernel, its arguments' positions (ops/conv.py, backends/cmsis_nn.py):
 # parameters, input, output.
 BAND_KERNELS = {"tinyaot_conv2d_s8": (0, 3, 6), "tinyaot_conv2d_1x1_s8": (0, 3, 6),
-                "tinyaot_conv2d_1x1_s8_dsp": (0, 3, 6),
+                "tinyaot_conv2d_1x1_s8_dsp": (0, 3, 6), "tinyaot_conv2d_1x1_s8_mve": (0, 3, 6),
                 "tinyaot_depthwise_conv2d_s8_dsp": (0, 3, 6), "tinyaot_depthwise_mult_s8_dsp": (0, 3, 6),
                 "tinyaot_conv2d_gather_s8_dsp": (0, 3, 6),
                 "tinyaot_depthwise_conv2d_s8": (0, 3, 6), "tinyaot_depthwise_mult_s8": (0, 3, 6),

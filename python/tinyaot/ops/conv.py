@@ -203,13 +203,15 @@ def _conv_1x1_call(ctx, inp, weights, bias, out):
     # SMLAD on the model's filter, four pixels at a time, a buffer sized for the depth; an image of
     # fewer pixels would widen one pixel's input several times (mobilenet's last layer: 11.9
     # instructions per multiply-accumulate on the M4 where the portable kernel takes 5.5).
+    # On Helium (MVE) cores, VMLADAVA the same way on the four pixels' inputs as bytes.
     if ctx.dsp and geometry["output_h"] * geometry["output_w"] >= 4:
-        params.fields["dsp_sized"] = f"TINYAOT_CONV2D_1X1_DSP({depth})"
-        return [KernelCall("tinyaot_conv2d_1x1_s8_dsp", [
+        level = "MVE" if ctx.arch == "mve" else "DSP"
+        params.fields["dsp_sized"] = f"TINYAOT_CONV2D_1X1_{level}({depth})"
+        return [KernelCall(f"tinyaot_conv2d_1x1_s8_{level.lower()}", [
             params, multipliers, shifts, TensorRef(inp.index), TensorRef(weights.index),
             ParamArray("int32_t", folded_bias), TensorRef(out.index),
         ], overlaps=overlap.pointwise_quads(inp, out, geometry["stride_h"], geometry["stride_w"]),
-            instances=[f"TINYAOT_CONV2D_1X1_DSP_DEPTH({depth})"])]
+            instances=[f"TINYAOT_CONV2D_1X1_{level}_DEPTH({depth})"])]
     # Adjacent pixels' inputs lie input_ch apart at stride 1: a loop for that distance
     # (tinyaot_conv2d_1x1_s8.h) where the depth is worth its code (flash), optimising for speed.
     adjacent = geometry["stride_h"] == geometry["stride_w"] == 1 and depth >= 32 and ctx.optimize == "speed"
