@@ -8,7 +8,7 @@ import subprocess
 import pytest
 
 from test_depthwise_mult import check_all_sanitized
-from test_dsp_kernels import _kernels, _pointwise_model
+from test_dsp_kernels import _fully_connected_model, _kernels, _pointwise_model
 from tinyaot.codegen.emit import emit
 from tinyaot.compiler import Options, compile_model
 from tinyaot.testing import catalog
@@ -22,12 +22,22 @@ def test_pointwise_takes_the_mve_kernel_on_mve_cores(tmp_path):
     assert _kernels(path, "cortex-m55") == ["tinyaot_conv2d_1x1_s8_mve"] * 3 + ["tinyaot_conv2d_1x1_s8"]
 
 
-def test_pointwise_mve_matches_tflm_under_sanitizers(tmp_path):
-    """The DSP kernel's corners (pixels after the quads, depths cut inside a vector: 6, 9, 13;
-    stride 2, batches, per-tensor weights), conv_1x1_depths (depths 7 to 68: whole vectors and
-    tails) and a 1x1 whose multipliers do not fold, for the M55."""
-    models = {"corners": _pointwise_model()}
-    for name in ("conv_1x1_depths", "conv_same_valid_strides", "fusion_conv_1x1_stride2"):
+def test_fully_connected_takes_the_mve_kernel_on_mve_cores(tmp_path):
+    path = tmp_path / "m.tflite"
+    path.write_bytes(_fully_connected_model())
+    assert _kernels(path, "cortex-m55") == ["tinyaot_fully_connected_s8_mve"] * 3
+
+
+def test_mve_kernels_match_tflm_under_sanitizers(tmp_path):
+    """For the M55, in one sanitized child: the 1x1 DSP kernel's corners (pixels after the quads,
+    depths 6, 9, 13 cut inside a vector, stride 2, batches, per-tensor weights), conv_1x1_depths
+    (depths 7 to 68), conv_same_valid_strides (multipliers that do not fold) and a band-fused
+    1x1; the fully connected DSP kernel's corners (blocks of four rows and rows after them,
+    depths 23, 11 and 4, weights with a zero point, batches), the catalog's fully connected
+    models and micro_speech's band fusion (the MVE kernel's tables with a depthwise's bands)."""
+    models = {"pointwise": _pointwise_model(), "fully_connected": _fully_connected_model()}
+    for name in ("conv_1x1_depths", "conv_same_valid_strides", "fusion_conv_1x1_stride2", "fc_relu_per_tensor",
+                 "fc_batched_per_channel_relu6", "fc_no_bias_relu_n1_to_1", "fusion_depthwise_stride2_multiplier"):
         models[name] = catalog.build(name, tmp_path / "catalog").read_bytes()
     check_all_sanitized(tmp_path, models, cpu="cortex-m55")
 
