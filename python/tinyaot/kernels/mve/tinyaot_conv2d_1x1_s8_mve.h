@@ -7,8 +7,10 @@
  * Four output pixels at a time, as tinyaot_conv2d_1x1_s8_dsp.h: their inputs are copied
  * into a buffer first (so all four are read before any output is written: the same
  * overlap, ops/overlap.py pointwise_quads), then for each output channel one load of 16
- * weights serves the four pixels' loads and VMLADAVAs: about 10 instructions for 64
- * multiply-accumulates. A depth that is not a multiple of 16 ends on tail-predicated loads.
+ * weights serves the four pixels' loads and VMLADAVAs (9 instructions for 64
+ * multiply-accumulates, a depth % 16 on tail-predicated loads), and the channel's four
+ * sums are requantized in one vector (CMSIS-NN's arm_requantize_mve, bit-exact with
+ * TFLite's double rounding) and scattered to the four pixels.
  */
 #ifndef TINYAOT_CONV2D_1X1_S8_MVE_H
 #define TINYAOT_CONV2D_1X1_S8_MVE_H
@@ -19,19 +21,28 @@
 #include "tinyaot_conv2d_1x1_params.h"
 #include "tinyaot_mve.h"
 
-/* One output channel's sums for the four pixels (their inputs at x, depth apart), added to a. */
+/* One output channel's sums for the four pixels (their inputs at x, depth apart), added to a:
+   whole vectors, then one tail-predicated step for depth % 16. */
 static TINYAOT_ALWAYS_INLINE void tinyaot_conv2d_1x1_mve_sums(const int8_t *x, const int8_t *w, int32_t depth,
                                                               int32_t a[4])
 {
+    const int32_t whole = depth & ~15;
     int32_t a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3];
     int32_t ic;
-    for (ic = 0; ic < depth; ic += 16) {
-        const tinyaot_pred lanes = tinyaot_vctp8((uint32_t)(depth - ic));
-        const tinyaot_s8x16 wv = tinyaot_vld_s8_z(w + ic, lanes);
-        a0 = tinyaot_vmladava_s8(a0, tinyaot_vld_s8_z(x + ic, lanes), wv);
-        a1 = tinyaot_vmladava_s8(a1, tinyaot_vld_s8_z(x + depth + ic, lanes), wv);
-        a2 = tinyaot_vmladava_s8(a2, tinyaot_vld_s8_z(x + 2 * depth + ic, lanes), wv);
-        a3 = tinyaot_vmladava_s8(a3, tinyaot_vld_s8_z(x + 3 * depth + ic, lanes), wv);
+    for (ic = 0; ic < whole; ic += 16) {
+        const tinyaot_s8x16 wv = tinyaot_vld_s8(w + ic);
+        a0 = tinyaot_vmladava_s8(a0, tinyaot_vld_s8(x + ic), wv);
+        a1 = tinyaot_vmladava_s8(a1, tinyaot_vld_s8(x + depth + ic), wv);
+        a2 = tinyaot_vmladava_s8(a2, tinyaot_vld_s8(x + 2 * depth + ic), wv);
+        a3 = tinyaot_vmladava_s8(a3, tinyaot_vld_s8(x + 3 * depth + ic), wv);
+    }
+    if (whole != depth) {
+        const tinyaot_pred lanes = tinyaot_vctp8((uint32_t)(depth - whole));
+        const tinyaot_s8x16 wv = tinyaot_vld_s8_z(w + whole, lanes);
+        a0 = tinyaot_vmladava_s8(a0, tinyaot_vld_s8_z(x + whole, lanes), wv);
+        a1 = tinyaot_vmladava_s8(a1, tinyaot_vld_s8_z(x + depth + whole, lanes), wv);
+        a2 = tinyaot_vmladava_s8(a2, tinyaot_vld_s8_z(x + 2 * depth + whole, lanes), wv);
+        a3 = tinyaot_vmladava_s8(a3, tinyaot_vld_s8_z(x + 3 * depth + whole, lanes), wv);
     }
     a[0] = a0;
     a[1] = a1;
@@ -39,37 +50,29 @@ static TINYAOT_ALWAYS_INLINE void tinyaot_conv2d_1x1_mve_sums(const int8_t *x, c
     a[3] = a3;
 }
 
-/* Every output channel of four output pixels, their inputs copied to x; out[k] at pixel k's outputs. */
+/*
+ * Every output channel of four output pixels, their inputs copied to x; out0 at pixel 0's
+ * outputs, offset[k] from there to pixel k's. The four sums of a channel are requantized
+ * together in one vector and scattered to the four pixels.
+ */
 static void tinyaot_conv2d_1x1_mve_quad(const struct tinyaot_conv2d_1x1_params *p,
-                                        const struct tinyaot_channel_requant *r, int32_t folds, const int8_t *x,
-                                        const int8_t *filter, const int32_t *bias, int8_t *const out[4])
+                                        const struct tinyaot_channel_requant *r, const int8_t *x,
+                                        const int8_t *filter, const int32_t *bias, int8_t *out0,
+                                        tinyaot_u32x4 offset)
 {
     const int32_t depth = p->input_ch, output_ch = p->output_ch;
-    int8_t *const out0 = out[0], *const out1 = out[1], *const out2 = out[2], *const out3 = out[3];
+    const tinyaot_s32x4 act_min = tinyaot_vdup_s32(r->act_min), act_max = tinyaot_vdup_s32(r->act_max);
     const int8_t *w = filter;
     int32_t oc;
     for (oc = 0; oc < output_ch; oc++, w += depth) {
+        const int32_t ch = oc & r->channel_mask;
         int32_t a[4];
+        tinyaot_s32x4 v;
         a[0] = a[1] = a[2] = a[3] = bias[oc];
         tinyaot_conv2d_1x1_mve_sums(x, w, depth, a);
-        if (TINYAOT_RARELY(!folds)) {
-            const int32_t pair01[8] = {a[0], 0, 0, 0, a[1], 0, 0, 0}, pair23[8] = {a[2], 0, 0, 0, a[3], 0, 0, 0};
-            tinyaot_conv2d_1x1_requantize_pair(r, oc, 1, pair01, out0, out1);
-            tinyaot_conv2d_1x1_requantize_pair(r, oc, 1, pair23, out2, out3);
-            continue;
-        }
-        {
-#if TINYAOT_LONG_MULTIPLY
-            const struct tinyaot_channel_fold f = tinyaot_channel_fold_of(r, oc);
-            out0[oc] = tinyaot_channel_fold_s8(r, &f, a[0]);
-            out1[oc] = tinyaot_channel_fold_s8(r, &f, a[1]);
-            out2[oc] = tinyaot_channel_fold_s8(r, &f, a[2]);
-            out3[oc] = tinyaot_channel_fold_s8(r, &f, a[3]);
-#else
-            tinyaot_channel_requantize2_folded_s8(r, oc, a[0], a[1], &out0[oc], &out1[oc]);
-            tinyaot_channel_requantize2_folded_s8(r, oc, a[2], a[3], &out2[oc], &out3[oc]);
-#endif
-        }
+        v = tinyaot_vrequantize_s32(tinyaot_vld_s32(a), r->multiplier[ch], r->shift[ch]);
+        v = tinyaot_vmin_s32(tinyaot_vmax_s32(tinyaot_vadd_n_s32(v, r->output_offset), act_min), act_max);
+        tinyaot_vst_scatter_s8(out0 + oc, offset, v);
     }
 }
 
@@ -86,24 +89,23 @@ static TINYAOT_NOINLINE void tinyaot_conv2d_1x1_mve_run(const struct tinyaot_con
     const int32_t pixels = p->output_h * p->output_w, output_ch = p->output_ch, depth = p->input_ch;
     const struct tinyaot_channel_requant r = tinyaot_channel_requant_of(multiplier, shift, p->per_channel,
                                                                         p->output_offset, p->act_min, p->act_max);
-    const int32_t folds = tinyaot_channel_requant_folds(&r, output_ch);
     int32_t b, n, k;
     for (b = 0; b < p->batches; b++) {
         const int8_t *next = input + b * p->input_h * p->input_w * depth;
         int32_t ox = 0;
         for (n = 0; n < pixels; n += 4) {
-            int8_t *out[4];
+            uint32_t offset[4];
             for (k = 0; k < 4; k++) {
                 if (n + k < pixels) {
                     memcpy(x + k * depth, next, (size_t)depth);
-                    out[k] = output + k * output_ch;
+                    offset[k] = (uint32_t)(k * output_ch);
                     next = tinyaot_conv2d_1x1_next(p, next, &ox);
                 } else {  /* past the image: the pixel before again */
                     memcpy(x + k * depth, x + (k - 1) * depth, (size_t)depth);
-                    out[k] = out[k - 1];
+                    offset[k] = offset[k - 1];
                 }
             }
-            tinyaot_conv2d_1x1_mve_quad(p, &r, folds, x, filter, bias, out);
+            tinyaot_conv2d_1x1_mve_quad(p, &r, x, filter, bias, output, tinyaot_vld_u32(offset));
             output += (pixels - n < 4 ? pixels - n : 4) * output_ch;
         }
     }
