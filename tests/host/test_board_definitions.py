@@ -26,7 +26,7 @@ def linker_sizes(board):
 
 
 def test_the_mps2_boards_are_discovered():
-    assert {"qemu_cortex_m0", "qemu_cortex_m3", "mps2_an386", "mps2_an500", "mps2_an505"} <= set(BOARDS)
+    assert {"qemu_cortex_m0", "qemu_cortex_m3", "mps2_an386", "mps2_an500", "mps2_an505", "mps3_an547"} <= set(BOARDS)
 
 
 @pytest.mark.parametrize("board", BOARDS)
