@@ -25,7 +25,7 @@
 # built as a subdirectory. CMSIS-NN's code path and scratch sizes depend on the
 # core: CPU names it (default: the -mcpu in the target's compile options, the
 # compiler flags, or Zephyr's GCC_M_CPU). With the portable kernels, a core with
-# the DSP extension (Cortex-M4, M7, M33, M35P; not +nodsp) found there gets the
+# the DSP extension (Cortex-M4, M7, M33, M35P, M55; not +nodsp) found there gets the
 # kernels for its SIMD instructions; CPU overrides it.
 #
 # WEIGHTS blob generates C without weight data and <out>/<id>.weights.bin (the
@@ -324,7 +324,7 @@ function(_tinyaot_dsp_cpu target out_var)
   endif()
   _tinyaot_mcpu(${target} mcpu)
   string(REGEX REPLACE "\\+.*" "" cpu "${mcpu}")
-  if(cpu MATCHES "^cortex-m(4|7|33|35p)$" AND NOT mcpu MATCHES "\\+nodsp")
+  if(cpu MATCHES "^cortex-m(4|7|33|35p|55)$" AND NOT mcpu MATCHES "\\+nodsp")
     set(${out_var} "${cpu}" PARENT_SCOPE)
   endif()
 endfunction()

@@ -24,7 +24,8 @@ extern const uint32_t tinyaot_runner_model_count;
 
 #define STACK_PAINT 0xA5A5A5A5u
 
-static uint32_t *paint_top;
+/* An address, not a pointer: it is a local's, kept after its function returned. */
+static uintptr_t paint_top;
 
 uint8_t tinyaot_port_getc(void)
 {
@@ -47,18 +48,18 @@ uint32_t tinyaot_port_cycles_hz(void)
 }
 
 /*
- * Fills the stack from its limit up to the current stack pointer with a
- * pattern. Leaf function without locals in memory, so SP here is (within a
- * few pushed registers) the caller's SP at the call to run().
+ * Fills the stack from its limit up to this function's frame with a pattern:
+ * (within a few words) the caller's SP at the call to run(). The frame's end
+ * is a local in memory, below the registers the prologue saves (GCC may save
+ * LR only after reading SP itself: on ARMv8.1-M its low-overhead loops take LR).
  */
 void tinyaot_port_stack_paint(void)
 {
+    volatile uint32_t frame_end = 0u;
     uint32_t *p = (uint32_t *)(void *)__stack_limit;
-    uint32_t sp;
 
-    __asm__ volatile("mov %0, sp" : "=r"(sp));
-    paint_top = (uint32_t *)(sp & ~3u);
-    while (p < paint_top) {
+    paint_top = (uintptr_t)&frame_end;
+    while ((uintptr_t)p < paint_top) {
         *p++ = STACK_PAINT;
     }
 }
@@ -67,10 +68,10 @@ void tinyaot_port_stack_paint(void)
 uint32_t tinyaot_port_stack_used(void)
 {
     const uint32_t *p = (const uint32_t *)(const void *)__stack_limit;
-    while (p < paint_top && *p == STACK_PAINT) {
+    while ((uintptr_t)p < paint_top && *p == STACK_PAINT) {
         p++;
     }
-    return (uint32_t)((uintptr_t)paint_top - (uintptr_t)p);
+    return (uint32_t)(paint_top - (uintptr_t)p);
 }
 
 uint8_t *tinyaot_port_io_buffer(uint32_t *size)

@@ -155,8 +155,7 @@ def check_options(options):
     if options.optimize not in OPTIMIZE:
         raise TinyAotError(f"optimize '{options.optimize}' is not a choice (have: {', '.join(OPTIMIZE)})")
     if options.cpu not in CPU_ARCH:
-        raise TinyAotError(f"cpu '{options.cpu}' is not supported (have: {', '.join(CPU_ARCH)}; "
-                           "Helium (MVE) cores are not)")
+        raise TinyAotError(f"cpu '{options.cpu}' is not supported (have: {', '.join(CPU_ARCH)})")
 
 
 def _read_graph(path):

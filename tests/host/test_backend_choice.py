@@ -2,6 +2,7 @@
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -53,7 +54,7 @@ def test_inspect_prints_the_reason(own_model):
 
 @pytest.mark.parametrize("options,message", [
     ({"kernels": "arm"}, "kernels 'arm' is not a backend (have: portable, cmsis-nn)"),
-    ({"kernels": "cmsis-nn", "cpu": "cortex-m55"}, "cpu 'cortex-m55' is not supported"),
+    ({"kernels": "cmsis-nn", "cpu": "cortex-m85"}, "cpu 'cortex-m85' is not supported"),
 ])
 def test_bad_backend_options_are_named(own_model, options, message):
     with pytest.raises(TinyAotError, match=message.replace("(", r"\(").replace(")", r"\)")):
@@ -69,3 +70,19 @@ def test_dsp_core_gets_a_guard_against_other_cores(own_model, tmp_path, cmsis_nn
     result = subprocess.run(["gcc", "-fsyntax-only", "-I", str(tmp_path), "-isystem", str(cmsis_nn / "Include"),
                              str(tmp_path / "m.c")], capture_output=True, text=True)
     assert "generated with --cpu cortex-m4" in result.stderr
+
+
+@pytest.mark.skipif(shutil.which("arm-none-eabi-gcc") is None, reason="needs arm-none-eabi-gcc")
+def test_mve_core_gets_a_guard_against_other_cores(own_model, tmp_path, cmsis_nn):
+    """CMSIS-NN's MVE paths want other buffers and the kernel sums: cmsis-nn code for the M55 builds
+    for it only, and code for the M4 refuses the M55."""
+    def syntax(cpu, mcpu):
+        folder = tmp_path / cpu
+        emit(compile_model(own_model("fc_relu_per_tensor"), Options("m", kernels="cmsis-nn", cpu=cpu)), folder)
+        return subprocess.run(["arm-none-eabi-gcc", "-mthumb", f"-mcpu={mcpu}", "-mfloat-abi=hard", "-fsyntax-only",
+                               "-Wall", "-Wextra", "-Werror", "-I", str(folder), "-isystem",
+                               str(cmsis_nn / "Include"), str(folder / "m.c")], capture_output=True, text=True)
+    assert syntax("cortex-m55", "cortex-m55").returncode == 0
+    mismatch = "which does not match this core's Helium (MVE) integer instructions"
+    assert f"generated with --cpu cortex-m55, {mismatch}" in syntax("cortex-m55", "cortex-m55+nomve").stderr
+    assert f"generated with --cpu cortex-m4, {mismatch}" in syntax("cortex-m4", "cortex-m55").stderr

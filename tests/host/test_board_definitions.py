@@ -26,7 +26,7 @@ def linker_sizes(board):
 
 
 def test_the_mps2_boards_are_discovered():
-    assert {"qemu_cortex_m0", "qemu_cortex_m3", "mps2_an386", "mps2_an500", "mps2_an505"} <= set(BOARDS)
+    assert {"qemu_cortex_m0", "qemu_cortex_m3", "mps2_an386", "mps2_an500", "mps2_an505", "mps3_an547"} <= set(BOARDS)
 
 
 @pytest.mark.parametrize("board", BOARDS)
@@ -42,7 +42,8 @@ def test_hard_float_boards_name_their_fpu_and_turn_contraction_off(board):
     flags = board_settings(board)["TINYAOT_BOARD_CPU_FLAGS"]
     assert "-mthumb" in flags and any(f.startswith("-mcpu=cortex-m") for f in flags)
     if "-mfloat-abi=hard" in flags:
-        assert any(f.startswith("-mfpu=fpv") for f in flags), flags
+        # The FPU named, or implied by a -mcpu that has one (cortex-m55: -mfpu=auto keeps its MVE float).
+        assert any(f.startswith("-mfpu=fpv") for f in flags) or "-mcpu=cortex-m55" in flags, flags
         assert "-ffp-contract=off" in flags, flags  # VFMA would round differently from TFLM's
     else:
         assert "-mfloat-abi=soft" in flags, flags

@@ -3,24 +3,26 @@
 
 The C side is CMSIS-NN itself, built for the host: the plain functions give
 the scalar sizes (x86 has neither DSP nor MVE; Cortex-M0/M3), the _dsp variants
-those of cores with the DSP extension (Cortex-M4/M7/M33), which CMSIS-NN
-provides for planning on a host.
+those of cores with the DSP extension (Cortex-M4/M7/M33) and the _mve ones those
+of Helium cores (Cortex-M55), which CMSIS-NN provides for planning on a host.
 """
 
 import itertools
 import subprocess
 
+import numpy as np
 import pytest
 
 from conftest import SHARED_MODEL_NAMES, SHARED_MODELS
 from tinyaot.host import cmsis_nn as cmsis_nn_host
 from tinyaot.backends import CPU_ARCH
-from tinyaot.backends.cmsis_nn import avgpool_buffer_size, conv_buffer_size, conv_kernel, depthwise_buffer_size
+from tinyaot.backends.cmsis_nn import (avgpool_buffer_size, conv_buffer_size, conv_kernel, depthwise_buffer_size,
+                                       kernel_sums)
 from tinyaot.compiler import Options, compile_model
 from tinyaot.testing import catalog
 
-CPUS = {"scalar": "cortex-m3", "dsp": "cortex-m4"}
-SUFFIX = {"scalar": "", "dsp": "_dsp"}
+CPUS = {"scalar": "cortex-m3", "dsp": "cortex-m4", "mve": "cortex-m55"}
+SUFFIX = {"scalar": "", "dsp": "_dsp", "mve": "_mve"}
 KINDS = {"tinyaot_cmsis_conv_s8": "conv", "tinyaot_cmsis_depthwise_conv_s8": "depthwise",
          "tinyaot_cmsis_pool_s8": "pool"}
 IM2COL = "tinyaot_cmsis_convolve_s8"  # arm_convolve_s8
@@ -31,7 +33,7 @@ def _python_size(kind, f, arch):
         return 0 if f["max"] else avgpool_buffer_size(arch, f["channels"])
     if kind == "im2col":
         return conv_buffer_size(f, IM2COL)
-    return conv_buffer_size(f) if kind == "conv" else depthwise_buffer_size(f, arch)
+    return conv_buffer_size(f, arch=arch) if kind == "conv" else depthwise_buffer_size(f, arch)
 
 
 def _c_call(kind, f, arch):
@@ -122,3 +124,24 @@ def test_scratch_sizes_match_cmsis_nn(arch, tmp_path, cmsis_nn):
     wrong = [(cases[i], got[i], expected[i]) for i in range(len(cases)) if got[i] != expected[i]]
     assert not wrong, f"{len(wrong)} of {len(cases)} sizes differ from CMSIS-NN's, e.g. {wrong[:2]}"
     assert sum(map(bool, expected)) > 20, "too few cases need a buffer for the comparison to mean much"
+
+
+def test_mve_kernel_sums_match_arm_vector_sum_s8(tmp_path, cmsis_nn):
+    """The fully connected kernel sums the generator tables for MVE cores equal arm_vector_sum_s8's
+    (its plain C path, the sums its MVE path computes too): with and without bias, filter offset
+    and input offset."""
+    rng = np.random.default_rng(26)
+    weights = rng.integers(-128, 128, (7, 37), dtype=np.int8)
+    bias = rng.integers(-5000, 5000, 7, dtype=np.int32)
+    cases = [(bias, 128, 0), (None, 3, -2), (bias, 0, 5)]
+    table = ", ".join(map(str, weights.ravel()))
+    blocks = [f"static const int8_t w[] = {{{table}}}; static const int32_t b[] = {{{', '.join(map(str, bias))}}};"
+              "int32_t sums[7]; int k;"]
+    for b, lhs, rhs in cases:
+        blocks.append(f"arm_vector_sum_s8(sums, 37, 7, w, {lhs}, {rhs}, {'b' if b is not None else 'NULL'});"
+                      "for (k = 0; k < 7; k++) printf(\"%ld\\n\", (long)sums[k]);")
+    got = _c_sizes(tmp_path, blocks)
+    want = [int(v) for b, lhs, rhs in cases
+            for v in kernel_sums(weights, b, lhs, rhs)]
+    assert got == want
+    assert len(set(got)) > 14  # distinct sums: the offsets and the bias all showed

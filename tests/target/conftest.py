@@ -33,9 +33,9 @@ from tinyaot import harness  # noqa: E402
 OWN_MODELS_DIR = harness.build.DEFAULT_BUILD_ROOT / "models"
 
 # The boards every test and model runs on. The others (the MPS2 boards: Cortex-M4, M7,
-# M33) compile the same C with DSP and FPU code paths: by default they run the harness
-# checks and SAMPLE_MODELS only, keeping the lane's time; the whole matrix runs on them
-# with TINYAOT_TARGET_ALL_BOARDS=1, or on the boards --board names.
+# M33; the MPS3 AN547: Cortex-M55) compile the same C with DSP, MVE and FPU code paths: by
+# default they run the harness checks and SAMPLE_MODELS only, keeping the lane's time; the
+# whole matrix runs on them with TINYAOT_TARGET_ALL_BOARDS=1, or on the boards --board names.
 FULL_MATRIX_BOARDS = ("qemu_cortex_m0", "qemu_cortex_m3")
 ALL_BOARDS_ENV = "TINYAOT_TARGET_ALL_BOARDS"
 # The sample, per board and variant. On the M4, models that together reach every kernel
@@ -56,9 +56,12 @@ CORE_PORTABLE = ("ds_cnn_kws", "ds_cnn_kws_float32")
 # M4, and blobs of int8, float32 and 16x8 weights with the stateful SVDF model.
 ONE_CORE_VARIANTS = {"cmsis-nn": "qemu_cortex_m3", "blob": "qemu_cortex_m3"}
 M0_BLOB = ("ds_cnn_kws", "mini_mobilenet_float32", "mini_mobilenet_16x8", "tflm_keyword_scrambled")
+# On the M55 (mps3_an547): the DS-CNN in int8 on each backend (CMSIS-NN's MVE convolution,
+# depthwise, fully connected with kernel sums, pooling and softmax; the portable DSP kernels).
+M55_SAMPLE = {"portable": ("ds_cnn_kws",), "cmsis-nn": ("ds_cnn_kws",)}
 SAMPLE_MODELS = {"mps2_an386": {"portable": M4_PORTABLE, "cmsis-nn": M4_CMSIS_NN},
                  "mps2_an500": {"portable": CORE_PORTABLE}, "mps2_an505": {"portable": CORE_PORTABLE},
-                 "qemu_cortex_m0": {"cmsis-nn": M4_CMSIS_NN, "blob": M0_BLOB}}
+                 "mps3_an547": M55_SAMPLE, "qemu_cortex_m0": {"cmsis-nn": M4_CMSIS_NN, "blob": M0_BLOB}}
 
 
 def pytest_addoption(parser):

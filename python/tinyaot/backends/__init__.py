@@ -11,9 +11,12 @@ KERNEL_BACKENDS = ("portable", "cmsis-nn")
 # instantiated for the model's shapes); size, one pixel at a time: the same arithmetic in less flash.
 OPTIMIZE = ("speed", "size")
 
-# -mcpu name -> CMSIS-NN code path (its ARM_MATH_DSP / ARM_MATH_MVEI follow
-# __ARM_FEATURE_DSP / __ARM_FEATURE_MVE). Helium (MVE) cores are not offered.
+# -mcpu name -> ISA level: CMSIS-NN's code path (its ARM_MATH_DSP / ARM_MATH_MVEI follow
+# __ARM_FEATURE_DSP / __ARM_FEATURE_MVE) and the portable kernels' level (kernels/<level>/).
 CPU_ARCH = {
     "cortex-m0": "scalar", "cortex-m0plus": "scalar", "cortex-m1": "scalar", "cortex-m3": "scalar",
     "cortex-m4": "dsp", "cortex-m7": "dsp", "cortex-m33": "dsp", "cortex-m35p": "dsp",
+    "cortex-m55": "mve",
 }
+# The levels with the DSP extension's instructions: Helium (MVE) cores have them too.
+DSP_ARCHS = ("dsp", "mve")

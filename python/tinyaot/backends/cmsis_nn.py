@@ -9,7 +9,10 @@ shifts, padding, the scratch buffer size) is computed here, once, into flash
 tables and compile-time constants. The scratch buffer is planned in the arena
 with the size CMSIS-NN's *_get_buffer_size functions return on the target core:
 the formulas below follow arm_convolve_get_buffer_sizes_s8.c and
-arm_depthwise_conv_get_buffer_sizes_s8.c (tests compare them with CMSIS-NN's own).
+arm_depthwise_conv_get_buffer_sizes_s8.c (tests compare them with CMSIS-NN's own,
+their _dsp and _mve variants for those cores). On Helium (MVE) cores the fully
+connected kernels want each output's kernel sum (TFLM: arm_vector_sum_s8 at
+Prepare): a flash table here.
 """
 
 import numpy as np
@@ -107,7 +110,8 @@ def _pointwise(f):
 
 
 def conv_kernel(f, pointwise_im2col=False):
-    """The kernel arm_convolve_wrapper_s8 dispatches an ungrouped convolution to (off MVE), or with
+    """The kernel arm_convolve_wrapper_s8 dispatches an ungrouped convolution to (the same choice
+    on MVE), or with
     pointwise_im2col arm_convolve_s8 for a 1x1 one too: same sums, a 4 x input channels scratch,
     and on cores without DSP an output that may overlap its input (the 1x1 kernels re-read all
     their input once per output channel pair); compile_model takes it where the arena shrinks."""
@@ -118,8 +122,16 @@ def conv_kernel(f, pointwise_im2col=False):
     return "tinyaot_cmsis_convolve_s8"  # arm_convolve_s8
 
 
-def depthwise_kernel(f):
-    """The kernel arm_depthwise_conv_wrapper_s8 dispatches to (off MVE)."""
+def depthwise_kernel(f, arch):
+    """The kernel arm_depthwise_conv_wrapper_s8 dispatches to. On MVE it has no 3x3 kernel, and
+    turns one input channel into many outputs into a convolution, its filter transposed into the
+    scratch buffer at each call: that case calls the wrapper itself."""
+    if arch == "mve":
+        if f["input_c"] == 1 and f["output_c"] > MVE_DW_TO_CONV_ABOVE:
+            return "arm_depthwise_conv_wrapper_s8"
+        if f["ch_mult"] == 1 and f["input_n"] == 1 and f["dilation_h"] == 1 and f["dilation_w"] == 1:
+            return "arm_depthwise_conv_s8_opt"
+        return "arm_depthwise_conv_s8"
     if f["ch_mult"] == 1 and f["input_n"] == 1 and f["dilation_h"] == 1 and f["dilation_w"] == 1:
         if f["filter_h"] == 3 and f["filter_w"] == 3 and f["pad_h"] <= 1 and f["pad_w"] <= 1:
             return "arm_depthwise_conv_3x3_s8"
@@ -131,7 +143,7 @@ def _lower_conv(ctx, arch, _portable, pointwise_im2col=False):
     fields, tables, tensors = _conv_common(ctx, ctx.input(1).shape[1:3])
     params = ParamStruct("struct tinyaot_cmsis_conv_params", {**fields, "ch_mult": 1})
     kernel = conv_kernel(params.fields, pointwise_im2col)
-    size = conv_buffer_size(fields, kernel)
+    size = conv_buffer_size(fields, kernel, arch)
     return _call("tinyaot_cmsis_conv_s8", params, tables, tensors, size, [kernel],
                  cmsis_nn_overlap.convolution(arch, kernel, ctx.input(0), ctx.output(), params.fields))
 
@@ -141,13 +153,13 @@ def _lower_depthwise(ctx, arch, _portable):
     ch_mult = ctx.op.options.get("depth_multiplier", 1)
     size = depthwise_buffer_size(fields, arch)
     params = ParamStruct("struct tinyaot_cmsis_conv_params", {**fields, "ch_mult": ch_mult})
-    kernel = depthwise_kernel(params.fields)
+    kernel = depthwise_kernel(params.fields, arch)
     return _call("tinyaot_cmsis_depthwise_conv_s8", params, tables, tensors, size, [kernel],
                  overlaps=cmsis_nn_overlap.depthwise(arch, kernel, ctx.input(0), ctx.output(), params.fields))
 
 
-def _lower_fully_connected(ctx, _arch, _portable):
-    """arm_fully_connected_s8 wants a buffer (kernel sums) only on MVE, which no --cpu choice selects."""
+def _lower_fully_connected(ctx, arch, _portable):
+    """arm_fully_connected_s8 and _per_channel_s8 want the kernel sums only on MVE: computed here."""
     inp, weights, bias, out = ctx.input(0), ctx.input(1), ctx.input(2, optional=True), ctx.output()
     output_depth, accum_depth = weights.shape
     multipliers, shifts = per_channel_multipliers(inp.scale, weights.quant.scale, out.scale)
@@ -164,9 +176,23 @@ def _lower_fully_connected(ctx, _arch, _portable):
     })
     tensors = [TensorRef(inp.index), TensorRef(weights.index),
                optional_ref(bias), TensorRef(out.index)]
+    sums = ParamArray("int32_t", kernel_sums(weights.data, None if bias is None else bias.data,
+                                            -inp.zero_point, -weights.zero_point)) \
+        if arch == "mve" else "NULL"
     return [KernelCall("tinyaot_cmsis_fully_connected_s8",
-                       [params, ParamArray("int32_t", multipliers), ParamArray("int32_t", shifts), *tensors],
+                       [params, ParamArray("int32_t", multipliers), ParamArray("int32_t", shifts), sums, *tensors],
                        header=HEADER)]
+
+
+def kernel_sums(weights, bias, input_offset, filter_offset):
+    """arm_vector_sum_s8's table: per output row, bias + input_offset x (sum of the row's weights +
+    columns x filter_offset), in int32 as CMSIS-NN computes it (the bias alone when input_offset is 0)."""
+    rows, cols = weights.shape
+    sums = np.zeros(rows, np.int64) if bias is None else bias.astype(np.int64)
+    if input_offset:
+        row = weights.astype(np.int64).sum(axis=1) + cols * filter_offset
+        sums = sums + row * input_offset
+    return sums.astype(np.uint32).astype(np.int32)  # int32 wrap-around, as the C sums
 
 
 def _portable_fields(portable_calls, *names):
@@ -190,7 +216,8 @@ def _lower_pool(ctx, arch, portable):
 
 
 def avgpool_buffer_size(arch, channels):
-    """arm_avgpool_s8_get_buffer_size[_dsp]: one int32 sum per channel with DSP (max pooling needs none)."""
+    """arm_avgpool_s8_get_buffer_size[_dsp|_mve]: one int32 sum per channel with DSP, none on MVE
+    (max pooling needs none)."""
     return 4 * channels if arch == "dsp" else 0
 
 
@@ -246,20 +273,63 @@ def _aligned4(n):
     return n + (4 - n % 4) % 4
 
 
-def conv_buffer_size(f, kernel=None):
-    """arm_convolve_wrapper_s8_get_buffer_size[_dsp] (built by GCC) for an ungrouped convolution on
-    the wrapper's kernel (arm_convolve_s8_get_buffer_size for `kernel` arm_convolve_s8): the same
+def conv_buffer_size(f, kernel=None, arch="scalar"):
+    """arm_convolve_wrapper_s8_get_buffer_size[_dsp|_mve] (built by GCC) for an ungrouped convolution
+    on the wrapper's kernel (arm_convolve_s8_get_buffer_size for `kernel` arm_convolve_s8): the same
     on every non-MVE core."""
-    if (kernel or conv_kernel(f)).startswith("arm_convolve_1x1"):
+    kernel = kernel or conv_kernel(f)
+    if kernel.startswith("arm_convolve_1x1"):
         return 0  # arm_convolve_1x1_s8_fast asks for a buffer only when built by armclang
+    if arch == "mve":
+        return _conv_1_x_n_buffer_size_mve(f) if kernel == "arm_convolve_1_x_n_s8" else _im2col_size_mve(f)
     # The 1xN path and the general path ask for the same im2col buffer off MVE.
     return 2 * _aligned4(f["filter_w"] * f["filter_h"] * f["input_c"]) * 2
 
 
+def _im2col_size_mve(f):
+    """arm_convolve_s8_get_buffer_size_mve: four im2col columns, each whole 16-byte vectors."""
+    return 4 * 16 * ((f["input_c"] * f["filter_w"] * f["filter_h"] + 15) // 16)
+
+
+def _conv_1_x_n_buffer_size_mve(f):
+    """arm_convolve_1_x_n_s8_get_buffer_size_mve: one padded row of windows, or arm_convolve_s8's
+    buffer where the kernel falls back to it (padding that does not split the row)."""
+    c, stride, pad = f["input_c"], f["stride_w"], f["pad_w"]
+    asym_pad = ((f["output_w"] - 1) * stride + f["filter_w"] - f["input_w"]) % 2
+    right = max(1, (pad + asym_pad + stride - 1) // stride) if pad + asym_pad != 0 else 0
+    left = max(1, (pad + stride - 1) // stride) if pad != 0 else 0
+    if right + max(f["output_w"] - (right + left), 0) + left != f["output_w"]:
+        return _im2col_size_mve(f)
+    pad_left = pad * c
+    pad_right = right * c if asym_pad else pad_left
+    elem_left = f["filter_w"] * c
+    return max(elem_left + pad_left, elem_left - c + pad_right)
+
+
+# CONVERT_DW_CONV_WITH_ONE_INPUT_CH_AND_OUTPUT_CH_ABOVE_THRESHOLD built by GCC (8 with armclang).
+MVE_DW_TO_CONV_ABOVE = 1
+
+
 def depthwise_buffer_size(f, arch):
-    """arm_depthwise_conv_wrapper_s8_get_buffer_size[_dsp]."""
+    """arm_depthwise_conv_wrapper_s8_get_buffer_size[_dsp|_mve]."""
+    if arch == "mve":
+        return _depthwise_buffer_size_mve(f)
     if f["input_c"] != f["output_c"] or f["input_n"] != 1 or f["dilation_h"] != 1 or f["dilation_w"] != 1:
         return 0
     if f["filter_w"] == 3 and f["filter_h"] == 3 and f["pad_h"] <= 1 and f["pad_w"] <= 1:
         return 0  # arm_depthwise_conv_3x3_s8 needs no buffer
     return f["input_c"] * f["filter_w"] * f["filter_h"] * 2 if arch == "dsp" else 0
+
+
+def _depthwise_buffer_size_mve(f):
+    """arm_depthwise_conv_wrapper_s8_get_buffer_size_mve: arm_depthwise_conv_s8_opt's blocks of
+    CH_IN_BLOCK_MVE (124) channels, four columns of them; one input channel into more outputs than
+    the threshold, a convolution's buffer and the transposed filter, if that is larger."""
+    size = 0
+    if f["input_c"] == f["output_c"] and f["input_n"] == 1 and f["dilation_h"] == 1 and f["dilation_w"] == 1:
+        size = 4 * 124 * f["filter_w"] * f["filter_h"]
+    if f["input_c"] == 1 and f["output_c"] > MVE_DW_TO_CONV_ABOVE:
+        as_conv = {**f, "input_c": 1}
+        to_conv = conv_buffer_size(as_conv, None, "mve") + f["output_c"] * f["filter_h"] * f["filter_w"]
+        size = max(size, to_conv)
+    return size

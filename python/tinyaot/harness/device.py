@@ -139,6 +139,10 @@ class Device:
             message = payload[2:].decode("ascii", "replace")
             raise DeviceError(f"{self.description} rejected {name}:"
                               f" {P.ERROR_NAMES.get(code, code)}: {message}")
+        if ftype == P.CMD_INFO | P.RESPONSE and request != P.CMD_INFO:
+            # A late answer to one of sync()'s repeated INFOs (start-up slower than its attempts,
+            # e.g. on a loaded machine): INFO changes nothing on the device, so it is skipped.
+            return self._receive(request, max(deadline - time.monotonic(), 0.01))
         if ftype != request | P.RESPONSE:
             raise ProtocolError(f"{self.description} answered {name} with frame type"
                                 f" {ftype:#04x}, expected {request | P.RESPONSE:#04x}")

@@ -141,10 +141,12 @@ static inline int32_t tinyaot_cmsis_depthwise_conv_s8(const struct tinyaot_cmsis
                   output);
 }
 
+/* kernel_sums: on Helium (MVE) cores, each output's bias + input offset x (its weights' sum +
+ * depth x filter offset), computed by the generator (TFLM: arm_vector_sum_s8); NULL elsewhere. */
 static inline int32_t tinyaot_cmsis_fully_connected_s8(const struct tinyaot_cmsis_fc_params *p,
                                                 const int32_t *multiplier, const int32_t *shift,
-                                                const int8_t *input, const int8_t *filter, const int32_t *bias,
-                                                int8_t *output)
+                                                const int32_t *kernel_sums, const int8_t *input,
+                                                const int8_t *filter, const int32_t *bias, int8_t *output)
 {
     cmsis_nn_quant_params quant;
     cmsis_nn_fc_params fc;
@@ -158,7 +160,7 @@ static inline int32_t tinyaot_cmsis_fully_connected_s8(const struct tinyaot_cmsi
     fc.output_offset = p->output_offset;
     fc.activation.min = p->act_min;
     fc.activation.max = p->act_max;
-    ctx.buf = NULL; /* kernel sums are only wanted on MVE */
+    ctx.buf = (void *)(uintptr_t)kernel_sums; /* CMSIS-NN only reads them */
     ctx.size = 0;
     tinyaot_cmsis_dims(&input_dims, p->batches, 1, 1, p->accum_depth);
     tinyaot_cmsis_dims(&filter_dims, p->accum_depth, 1, 1, p->output_depth);

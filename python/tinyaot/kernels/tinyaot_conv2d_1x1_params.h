@@ -1,6 +1,7 @@
 /*
  * tinyaot_conv2d_1x1_params.h - what the int8 1x1 convolution kernels share:
- * tinyaot_conv2d_1x1_s8.h and, for cores with the DSP extension, tinyaot_conv2d_1x1_s8_dsp.h.
+ * tinyaot_conv2d_1x1_s8.h and, for cores with the DSP extension, tinyaot_conv2d_1x1_s8_dsp.h
+ * (and on Helium cores tinyaot_conv2d_1x1_s8_mve.h).
  */
 #ifndef TINYAOT_CONV2D_1X1_PARAMS_H
 #define TINYAOT_CONV2D_1X1_PARAMS_H
@@ -19,8 +20,8 @@ struct tinyaot_conv2d_1x1_params {
     /* tinyaot_conv2d_1x1_s8: pairs of adjacent pixels' four-channel sums
        (TINYAOT_CONV2D_1X1_PAIR_STEP), or NULL. */
     void (*adjacent_pair)(const int8_t *in0, const int8_t *w, int32_t acc[8]);
-    /* tinyaot_conv2d_1x1_s8_dsp: the kernel with its widened inputs' buffer sized for
-       this depth (TINYAOT_CONV2D_1X1_DSP_DEPTH). */
+    /* tinyaot_conv2d_1x1_s8_dsp / _mve: the kernel with its inputs' buffer sized for
+       this depth (TINYAOT_CONV2D_1X1_DSP_DEPTH / _MVE_DEPTH). */
     void (*dsp_sized)(const struct tinyaot_conv2d_1x1_params *p, const int32_t *multiplier, const int32_t *shift,
                       const int8_t *input, const int8_t *filter, const int32_t *bias, int8_t *output);
 };

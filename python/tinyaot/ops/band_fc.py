@@ -18,7 +18,7 @@ from tinyaot.ops.base import BandInput, BandLoop, KernelCall, ScratchRef, Tensor
 # Per convolution kernel, its arguments' positions (ops/conv.py, backends/cmsis_nn.py):
 # parameters, input, output.
 BAND_KERNELS = {"tinyaot_conv2d_s8": (0, 3, 6), "tinyaot_conv2d_1x1_s8": (0, 3, 6),
-                "tinyaot_conv2d_1x1_s8_dsp": (0, 3, 6),
+                "tinyaot_conv2d_1x1_s8_dsp": (0, 3, 6), "tinyaot_conv2d_1x1_s8_mve": (0, 3, 6),
                 "tinyaot_depthwise_conv2d_s8_dsp": (0, 3, 6), "tinyaot_depthwise_mult_s8_dsp": (0, 3, 6),
                 "tinyaot_conv2d_gather_s8_dsp": (0, 3, 6),
                 "tinyaot_depthwise_conv2d_s8": (0, 3, 6), "tinyaot_depthwise_mult_s8": (0, 3, 6),
@@ -26,7 +26,7 @@ BAND_KERNELS = {"tinyaot_conv2d_s8": (0, 3, 6), "tinyaot_conv2d_1x1_s8": (0, 3, 
 
 # FULLY_CONNECTED kernels whose arguments tinyaot_band_fc_s8.h takes (the same tables; the weights are
 # the model's tensor, not the DSP kernel's re-laid out copy).
-FC_KERNELS = ("tinyaot_fully_connected_s8", "tinyaot_fully_connected_s8_dsp")
+FC_KERNELS = ("tinyaot_fully_connected_s8", "tinyaot_fully_connected_s8_dsp", "tinyaot_fully_connected_s8_mve")
 
 
 def lower_band_fc(graph, fusion, conv_calls, fc_calls):

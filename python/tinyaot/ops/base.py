@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from tinyaot.backends import DSP_ARCHS
 from tinyaot.errors import TinyAotError, UnsupportedError
 from tinyaot.quant import activation_range
 
@@ -137,6 +138,11 @@ class LowerContext:
         self.op = op
         self.optimize = optimize
         self.arch = arch
+
+    @property
+    def dsp(self):
+        """Whether the core has the DSP extension's SIMD instructions (kernels/dsp/)."""
+        return self.arch in DSP_ARCHS
 
     def error(self, message, tensor=None):
         name = self.graph.tensors[tensor].name if isinstance(tensor, int) else tensor

@@ -203,13 +203,15 @@ def _conv_1x1_call(ctx, inp, weights, bias, out):
     # SMLAD on the model's filter, four pixels at a time, a buffer sized for the depth; an image of
     # fewer pixels would widen one pixel's input several times (mobilenet's last layer: 11.9
     # instructions per multiply-accumulate on the M4 where the portable kernel takes 5.5).
-    if ctx.arch == "dsp" and geometry["output_h"] * geometry["output_w"] >= 4:
-        params.fields["dsp_sized"] = f"TINYAOT_CONV2D_1X1_DSP({depth})"
-        return [KernelCall("tinyaot_conv2d_1x1_s8_dsp", [
+    # On Helium (MVE) cores, VMLADAVA the same way on the four pixels' inputs as bytes.
+    if ctx.dsp and geometry["output_h"] * geometry["output_w"] >= 4:
+        level = "MVE" if ctx.arch == "mve" else "DSP"
+        params.fields["dsp_sized"] = f"TINYAOT_CONV2D_1X1_{level}({depth})"
+        return [KernelCall(f"tinyaot_conv2d_1x1_s8_{level.lower()}", [
             params, multipliers, shifts, TensorRef(inp.index), TensorRef(weights.index),
             ParamArray("int32_t", folded_bias), TensorRef(out.index),
         ], overlaps=overlap.pointwise_quads(inp, out, geometry["stride_h"], geometry["stride_w"]),
-            instances=[f"TINYAOT_CONV2D_1X1_DSP_DEPTH({depth})"])]
+            instances=[f"TINYAOT_CONV2D_1X1_{level}_DEPTH({depth})"])]
     # Adjacent pixels' inputs lie input_ch apart at stride 1: a loop for that distance
     # (tinyaot_conv2d_1x1_s8.h) where the depth is worth its code (flash), optimising for speed.
     adjacent = geometry["stride_h"] == geometry["stride_w"] == 1 and depth >= 32 and ctx.optimize == "speed"
@@ -258,7 +260,7 @@ def lower_conv(ctx):
         return _conv_1x1_call(ctx, inp, weights, bias, out)
     if in_ch == 1 and depthwise_mult_fits(weights):
         return _conv_one_channel_call(ctx, inp, weights, bias, out)
-    if ctx.arch == "dsp" and groups == 1 and conv_dsp.gather_fits(weights):
+    if ctx.dsp and groups == 1 and conv_dsp.gather_fits(weights):
         return _conv_call(ctx, "tinyaot_conv2d_gather_s8_dsp", "struct tinyaot_conv2d_params", inp, weights, bias,
                           out, {"filter_ch": filter_ch, "groups": 1, "filters_per_group": out_ch, "output_ch": out_ch,
                                 "pair4": "NULL"}, fold_axis=0,
@@ -268,7 +270,7 @@ def lower_conv(ctx):
     # general one for distances below 4; on DSP cores the loop of that level (kernels/dsp/);
     # optimising for size, none: one pixel at a time.
     pixel_step = ctx.op.options.get("stride_w", 1) * in_ch
-    level = "_DSP" if ctx.arch == "dsp" else ""
+    level = "_DSP" if ctx.dsp else ""
     pair4, instances = ((pixel_step, [f"TINYAOT_CONV2D_PAIR4{level}_STEP({pixel_step})"]) if pixel_step >= 4
                         else ("any", []))
     if ctx.optimize == "size":
@@ -300,12 +302,12 @@ def lower_depthwise(ctx):
         return s16.depthwise(ctx, inp, weights, bias, out, window_geometry(ctx, inp, out, *weights.shape[1:3]),
                              multiplier)
     _check_bias(ctx, bias, out_ch)
-    if multiplier > 1 and ctx.arch == "dsp" and depthwise_dsp.mult_fits(inp, weights):
+    if multiplier > 1 and ctx.dsp and depthwise_dsp.mult_fits(inp, weights):
         return _depthwise_mult_dsp_call(ctx, inp, weights, bias, out)
     if multiplier > 1 and depthwise_mult_fits(weights):
         return _conv_call(ctx, "tinyaot_depthwise_mult_s8", "struct tinyaot_depthwise_conv2d_params",
                           inp, weights, bias, out, {"depth_multiplier": multiplier}, fold_axis=3, plain_too=True)
-    if ctx.arch == "dsp" and depthwise_dsp.fits(ctx, weights, inp, multiplier):
+    if ctx.dsp and depthwise_dsp.fits(ctx, weights, inp, multiplier):
         return _conv_call(ctx, "tinyaot_depthwise_conv2d_s8_dsp", "struct tinyaot_depthwise_conv2d_params", inp,
                           weights, bias, out, {"depth_multiplier": 1, "packed_sums": 0}, fold_axis=3,
                           filter_table=ParamArray("int8_t", depthwise_dsp.filter_groups(weights.data), True),
@@ -349,7 +351,7 @@ def _conv_one_channel_call(ctx, inp, weights, bias, out):
     and declares that kernel's overlap (overlap.depthwise, by _conv_call)."""
     data = np.transpose(weights.data, (3, 1, 2, 0))
     as_depthwise = replace(weights, shape=data.shape, data=data, quant=replace(weights.quant, axis=3))
-    if ctx.arch == "dsp" and depthwise_dsp.mult_fits(inp, as_depthwise):
+    if ctx.dsp and depthwise_dsp.mult_fits(inp, as_depthwise):
         return _depthwise_mult_dsp_call(ctx, inp, as_depthwise, bias, out)
     return _conv_call(ctx, "tinyaot_depthwise_mult_s8", "struct tinyaot_depthwise_conv2d_params", inp, as_depthwise,
                       bias, out, {"depth_multiplier": out.shape[3]}, fold_axis=3, plain_too=True)

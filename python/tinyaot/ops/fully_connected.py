@@ -90,10 +90,13 @@ def lower(ctx):
     })
     folded_bias = fold_input_offset(None if bias is None else bias.data, weights.data, -inp.zero_point,
                                     channel_axis=0, filter_offset=-weights.zero_point)
-    # Cores with the DSP extension: SMLAD, four outputs at a time, on weights re-laid out for it.
+    # Cores with the DSP extension: SMLAD, four outputs at a time, on weights re-laid out for it;
+    # Helium (MVE) cores: VMLADAVA, four outputs at a time, on the model's weights.
     dsp = ctx.arch == "dsp"
     weights_arg = ParamArray("int8_t", dsp_row_blocks(weights.data), True) if dsp else TensorRef(weights.index)
-    return [KernelCall("tinyaot_fully_connected_s8_dsp" if dsp else "tinyaot_fully_connected_s8", [
+    kernel = {"dsp": "tinyaot_fully_connected_s8_dsp", "mve": "tinyaot_fully_connected_s8_mve"}.get(
+        ctx.arch, "tinyaot_fully_connected_s8")
+    return [KernelCall(kernel, [
         params, ParamArray("int32_t", multipliers), ParamArray("int32_t", shifts), TensorRef(inp.index), weights_arg,
         ParamArray("int32_t", folded_bias) if np.any(folded_bias) else "NULL", TensorRef(out.index),
     ])]

@@ -140,7 +140,7 @@ def pointwise(inp, out, stride_h, stride_w):
 
 
 def pointwise_quads(inp, out, stride_h, stride_w):
-    """tinyaot_conv2d_1x1_s8_dsp computes output pixels four at a time, each image's from its
+    """tinyaot_conv2d_1x1_s8_dsp (and _mve) computes output pixels four at a time, each image's from its
     first pixel, reading (widening) all four pixels' inputs before writing any of their
     outputs: a quad's input is safe to overwrite from the quad's own first output byte on."""
     _, h, w, _ = inp.shape

@@ -38,8 +38,9 @@ def _load_families():
 
 
 M3_ONLY = ("qemu_cortex_m3",)
-# The MPS2 boards (Cortex-M4, M7, M33) have more flash and RAM than the M3: they run what it runs.
-LARGER_THAN_M3 = ("mps2_an386", "mps2_an500", "mps2_an505")
+# The MPS2 boards (Cortex-M4, M7, M33) and the MPS3 one (Cortex-M55) have more flash and RAM
+# than the M3: they run what it runs.
+LARGER_THAN_M3 = ("mps2_an386", "mps2_an500", "mps2_an505", "mps3_an547")
 
 
 def runs_on(name, board):

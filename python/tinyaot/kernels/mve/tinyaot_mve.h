@@ -1,0 +1,301 @@
+/*
+ * tinyaot_mve.h - the Helium (MVE) intrinsics tinyaot's kernels/mve/ use, under tinyaot_
+ * names: <arm_mve.h>'s on a core with MVE integer instructions, a plain C model of each
+ * elsewhere, so the host compiles and proves the same kernels under ASan/UBSan.
+ *
+ * The model's predicate is the number of active lanes (the kernels only make tail
+ * predicates, VCTP8): a predicated load reads those lanes only and zeroes the others,
+ * as the instruction, which touches no memory for an inactive lane.
+ */
+#ifndef TINYAOT_MVE_H
+#define TINYAOT_MVE_H
+
+#include <stdint.h>
+
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
+
+#include <arm_mve.h>
+
+typedef int8x16_t tinyaot_s8x16;
+typedef mve_pred16_t tinyaot_pred;
+
+/* The first min(n, 16) byte lanes active (VCTP.8). */
+static inline tinyaot_pred tinyaot_vctp8(uint32_t n)
+{
+    return vctp8q(n);
+}
+
+/* 16 bytes at p, the inactive lanes zero (VLDRB.S8 predicated). */
+static inline tinyaot_s8x16 tinyaot_vld_s8_z(const int8_t *p, tinyaot_pred lanes)
+{
+    return vldrbq_z_s8(p, lanes);
+}
+
+/* 16 bytes at p (VLDRB.S8). */
+static inline tinyaot_s8x16 tinyaot_vld_s8(const int8_t *p)
+{
+    return vldrbq_s8(p);
+}
+
+/* acc + the dot product of x and y's 16 lanes (VMLADAVA.S8). */
+static inline int32_t tinyaot_vmladava_s8(int32_t acc, tinyaot_s8x16 x, tinyaot_s8x16 y)
+{
+    return vmladavaq_s8(acc, x, y);
+}
+
+typedef int32x4_t tinyaot_s32x4;
+typedef uint32x4_t tinyaot_u32x4;
+
+/* 4 words at p (VLDRW.32). */
+static inline tinyaot_s32x4 tinyaot_vld_s32(const int32_t *p)
+{
+    return vldrwq_s32(p);
+}
+
+static inline tinyaot_u32x4 tinyaot_vld_u32(const uint32_t *p)
+{
+    return vldrwq_u32(p);
+}
+
+/* x shifted left by s >= 0 in each lane, bits above 32 lost (VSHL.S32 by a register). */
+static inline tinyaot_s32x4 tinyaot_vshl_s32(tinyaot_s32x4 x, int32_t s)
+{
+    return vshlq_r_s32(x, s);
+}
+
+/* The high half of 2 x x x m rounded, saturated (VQRDMULH.S32 by a scalar). */
+static inline tinyaot_s32x4 tinyaot_vqrdmulh_s32(tinyaot_s32x4 x, int32_t m)
+{
+    return vqrdmulhq_n_s32(x, m);
+}
+
+/* x & y (VAND). */
+static inline tinyaot_s32x4 tinyaot_vand_s32(tinyaot_s32x4 x, tinyaot_s32x4 y)
+{
+    return vandq_s32(x, y);
+}
+
+/* x >> 31 arithmetic (VSHR.S32 #31): -1 where negative. */
+static inline tinyaot_s32x4 tinyaot_vsign_s32(tinyaot_s32x4 x)
+{
+    return vshrq_n_s32(x, 31);
+}
+
+/* x + y saturated (VQADD.S32). */
+static inline tinyaot_s32x4 tinyaot_vqadd_s32(tinyaot_s32x4 x, tinyaot_s32x4 y)
+{
+    return vqaddq_s32(x, y);
+}
+
+/* x shifted by s (a negative s: right, rounding half up; VRSHL.S32 by a register). */
+static inline tinyaot_s32x4 tinyaot_vrshl_s32(tinyaot_s32x4 x, int32_t s)
+{
+    return vrshlq_n_s32(x, s);
+}
+
+static inline tinyaot_s32x4 tinyaot_vdup_s32(int32_t v)
+{
+    return vdupq_n_s32(v);
+}
+
+/* x + v (VADD.I32 by a scalar). */
+static inline tinyaot_s32x4 tinyaot_vadd_n_s32(tinyaot_s32x4 x, int32_t v)
+{
+    return vaddq_n_s32(x, v);
+}
+
+static inline tinyaot_s32x4 tinyaot_vmax_s32(tinyaot_s32x4 x, tinyaot_s32x4 y)
+{
+    return vmaxq_s32(x, y);
+}
+
+static inline tinyaot_s32x4 tinyaot_vmin_s32(tinyaot_s32x4 x, tinyaot_s32x4 y)
+{
+    return vminq_s32(x, y);
+}
+
+/* Lane i's low byte to base[offset[i]] (VSTRB.32 scatter). */
+static inline void tinyaot_vst_scatter_s8(int8_t *base, tinyaot_u32x4 offset, tinyaot_s32x4 v)
+{
+    vstrbq_scatter_offset_s32(base, offset, v);
+}
+
+#else /* the C model */
+
+typedef struct {
+    int8_t lane[16];
+} tinyaot_s8x16;
+typedef uint32_t tinyaot_pred;
+
+static inline tinyaot_pred tinyaot_vctp8(uint32_t n)
+{
+    return n < 16u ? n : 16u;
+}
+
+static inline tinyaot_s8x16 tinyaot_vld_s8_z(const int8_t *p, tinyaot_pred lanes)
+{
+    tinyaot_s8x16 v;
+    uint32_t i;
+    for (i = 0; i < 16u; i++) {
+        v.lane[i] = i < lanes ? p[i] : 0;
+    }
+    return v;
+}
+
+static inline tinyaot_s8x16 tinyaot_vld_s8(const int8_t *p)
+{
+    return tinyaot_vld_s8_z(p, 16u);
+}
+
+static inline int32_t tinyaot_vmladava_s8(int32_t acc, tinyaot_s8x16 x, tinyaot_s8x16 y)
+{
+    uint32_t sum = (uint32_t)acc;  /* the instruction's sum wraps modulo 2^32 */
+    int i;
+    for (i = 0; i < 16; i++) {
+        sum += (uint32_t)((int32_t)x.lane[i] * y.lane[i]);
+    }
+    return (int32_t)sum;
+}
+
+typedef struct {
+    int32_t lane[4];
+} tinyaot_s32x4;
+typedef struct {
+    uint32_t lane[4];
+} tinyaot_u32x4;
+
+static inline tinyaot_s32x4 tinyaot_vld_s32(const int32_t *p)
+{
+    tinyaot_s32x4 v;
+    int i;
+    for (i = 0; i < 4; i++) {
+        v.lane[i] = p[i];
+    }
+    return v;
+}
+
+static inline tinyaot_u32x4 tinyaot_vld_u32(const uint32_t *p)
+{
+    tinyaot_u32x4 v;
+    int i;
+    for (i = 0; i < 4; i++) {
+        v.lane[i] = p[i];
+    }
+    return v;
+}
+
+static inline tinyaot_s32x4 tinyaot_vshl_s32(tinyaot_s32x4 x, int32_t s)
+{
+    int i;
+    for (i = 0; i < 4; i++) {
+        x.lane[i] = (int32_t)((uint32_t)x.lane[i] << s);
+    }
+    return x;
+}
+
+static inline tinyaot_s32x4 tinyaot_vqrdmulh_s32(tinyaot_s32x4 x, int32_t m)
+{
+    int i;
+    for (i = 0; i < 4; i++) {
+        const int64_t product = 2 * (int64_t)x.lane[i] * m + ((int64_t)1 << 31);
+        x.lane[i] = x.lane[i] == INT32_MIN && m == INT32_MIN ? INT32_MAX : (int32_t)(product >> 32);
+    }
+    return x;
+}
+
+static inline tinyaot_s32x4 tinyaot_vand_s32(tinyaot_s32x4 x, tinyaot_s32x4 y)
+{
+    int i;
+    for (i = 0; i < 4; i++) {
+        x.lane[i] &= y.lane[i];
+    }
+    return x;
+}
+
+static inline tinyaot_s32x4 tinyaot_vsign_s32(tinyaot_s32x4 x)
+{
+    int i;
+    for (i = 0; i < 4; i++) {
+        x.lane[i] = x.lane[i] < 0 ? -1 : 0;
+    }
+    return x;
+}
+
+static inline tinyaot_s32x4 tinyaot_vqadd_s32(tinyaot_s32x4 x, tinyaot_s32x4 y)
+{
+    int i;
+    for (i = 0; i < 4; i++) {
+        const int64_t sum = (int64_t)x.lane[i] + y.lane[i];
+        x.lane[i] = sum > INT32_MAX ? INT32_MAX : sum < INT32_MIN ? INT32_MIN : (int32_t)sum;
+    }
+    return x;
+}
+
+static inline tinyaot_s32x4 tinyaot_vrshl_s32(tinyaot_s32x4 x, int32_t s)
+{
+    int i;
+    for (i = 0; i < 4; i++) {
+        x.lane[i] = s >= 0 ? (int32_t)((uint32_t)x.lane[i] << s)
+                           : (int32_t)(((int64_t)x.lane[i] + ((int64_t)1 << (-s - 1))) >> -s);
+    }
+    return x;
+}
+
+static inline tinyaot_s32x4 tinyaot_vdup_s32(int32_t v)
+{
+    tinyaot_s32x4 x;
+    x.lane[0] = x.lane[1] = x.lane[2] = x.lane[3] = v;
+    return x;
+}
+
+static inline tinyaot_s32x4 tinyaot_vadd_n_s32(tinyaot_s32x4 x, int32_t v)
+{
+    int i;
+    for (i = 0; i < 4; i++) {
+        x.lane[i] = (int32_t)((uint32_t)x.lane[i] + (uint32_t)v);
+    }
+    return x;
+}
+
+static inline tinyaot_s32x4 tinyaot_vmax_s32(tinyaot_s32x4 x, tinyaot_s32x4 y)
+{
+    int i;
+    for (i = 0; i < 4; i++) {
+        x.lane[i] = x.lane[i] > y.lane[i] ? x.lane[i] : y.lane[i];
+    }
+    return x;
+}
+
+static inline tinyaot_s32x4 tinyaot_vmin_s32(tinyaot_s32x4 x, tinyaot_s32x4 y)
+{
+    int i;
+    for (i = 0; i < 4; i++) {
+        x.lane[i] = x.lane[i] < y.lane[i] ? x.lane[i] : y.lane[i];
+    }
+    return x;
+}
+
+static inline void tinyaot_vst_scatter_s8(int8_t *base, tinyaot_u32x4 offset, tinyaot_s32x4 v)
+{
+    int i;
+    for (i = 0; i < 4; i++) {
+        base[offset.lane[i]] = (int8_t)(uint8_t)((uint32_t)v.lane[i] & 0xffu);
+    }
+}
+
+#endif
+
+/*
+ * x * multiplier * 2^shift in each lane, as TFLite's MultiplyByQuantizedMultiplier rounds it
+ * (double rounding): VQRDMULH after the left shift, then RoundingDivideByPOT as CMSIS-NN's
+ * arm_divide_by_power_of_two_mve (a negative value's rounding fixed up, then VRSHL).
+ */
+static inline tinyaot_s32x4 tinyaot_vrequantize_s32(tinyaot_s32x4 x, int32_t multiplier, int32_t shift)
+{
+    const int32_t left = shift > 0 ? shift : 0, right = shift > 0 ? 0 : -shift;
+    const tinyaot_s32x4 high = tinyaot_vqrdmulh_s32(tinyaot_vshl_s32(x, left), multiplier);
+    const tinyaot_s32x4 fixup = tinyaot_vsign_s32(tinyaot_vand_s32(high, tinyaot_vdup_s32(-right)));
+    return tinyaot_vrshl_s32(tinyaot_vqadd_s32(high, fixup), -right);
+}
+
+#endif /* TINYAOT_MVE_H */
