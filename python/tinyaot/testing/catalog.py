@@ -48,12 +48,13 @@ ALL_BOARDS_ENV = "TINYAOT_TARGET_ALL_BOARDS"
 LARGER_THAN_M3 = ("mps2_an386", "mps2_an500", "mps2_an505")
 
 
-def runs_on(name, board):
-    """Whether the on-target tests run model `name` on `board` (models not in the catalog: yes)."""
+def runs_on(name, board, full_matrix=None):
+    """Whether the on-target tests run model `name` on `board` (models not in the catalog: yes);
+    full_matrix: as with TINYAOT_TARGET_ALL_BOARDS=1 (None: as the environment says)."""
     _load_families()
     targets = CATALOG[name][1] if name in CATALOG else True
     if targets == ALL_BOARDS_ONLY:
-        return os.environ.get(ALL_BOARDS_ENV) == "1"
+        return full_matrix if full_matrix is not None else os.environ.get(ALL_BOARDS_ENV) == "1"
     if targets is True or not targets:
         return bool(targets)
     return board in targets or (board in LARGER_THAN_M3 and "qemu_cortex_m3" in targets)
