@@ -79,3 +79,23 @@ def test_a_failed_link_shows_the_undefined_symbols_not_collect2s_last_line():
            "collect2: error: ld returned 1 exit status\nninja: build stopped: subcommand failed.")
     assert failure_reason(log) == ("conv.cc:(.text+0x2bc): undefined reference to `tflite::kConvInputTensor'"
                                          " | collect2: error: ld returned 1 exit status")
+
+
+def test_float32_rows_are_exact_against_tflm_on_the_same_board_with_host_ulps_beside():
+    """A float32 model: tinyaot-portable gives the board's TFLM bytes but differs from the host's
+    by 3 ulps (newlib's expf), tinyaot-cmsis-nn differs on the board too; int8 rows keep the host."""
+    import numpy as np
+    board = [np.array([0.25, 0.75], np.float32)]
+    other = [np.array([0.25, np.nextafter(np.float32(0.75), np.float32(1))], np.float32)]
+    rows = [row("tinyaot-portable", 1, 1, 1, 1, arena=1, state=0, bit_exact=False, host_ulps=3, outputs=[board]),
+            row("tinyaot-cmsis-nn", 1, 1, 1, 1, arena=1, state=0, bit_exact=False, host_ulps=2, outputs=[other]),
+            row("tflm-reference", 1, 1, 1, 1, bit_exact=False, host_ulps=3, outputs=[board]),
+            row("tinyaot-portable", 1, 1, 1, 1, arena=1, state=0, model="q", outputs=[[np.array([3], np.int8)]])]
+    bench.compare_on_board(rows)
+    assert [(r["bit_exact"], r.get("verdict")) for r in rows] == [(True, "board"), (False, "board"),
+                                                                   (True, "board"), (True, None)]
+    assert all("outputs" not in r for r in rows)
+    table = bench.format_table(rows).splitlines()
+    assert table[0].split()[6:8] == ["exact", "ulp"]
+    assert table[2].split()[6:10] == ["yes", "(5,", "board)", "3"]
+    assert table[3].split()[4:8] == ["NO", "(5,", "board)", "2"]

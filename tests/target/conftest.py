@@ -37,7 +37,7 @@ OWN_MODELS_DIR = harness.build.DEFAULT_BUILD_ROOT / "models"
 # default they run the harness checks and SAMPLE_MODELS only, keeping the lane's time; the
 # whole matrix runs on them with TINYAOT_TARGET_ALL_BOARDS=1, or on the boards --board names.
 FULL_MATRIX_BOARDS = ("qemu_cortex_m0", "qemu_cortex_m3")
-ALL_BOARDS_ENV = "TINYAOT_TARGET_ALL_BOARDS"
+from tinyaot.testing.catalog import ALL_BOARDS_ENV  # noqa: E402
 # The sample, per board and variant. On the M4, models that together reach every kernel
 # with a DSP or FPU path: portable convolutions (general, 1x1, pixel pairs), depthwise
 # (multipliers, pixel pairs), fully connected, ADD (residual bands), pools and softmax in

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from tinyaot import harness
-from tinyaot.host.oracle import compare_with_tflm
+from tinyaot.host.oracle import compare_with_tflm, ulps
 
 # The largest difference from TFLM-on-the-host, in units in the last place, per output:
 # exp_tanh_float32: measured 2 (LOGISTIC), 0 (TANH: newlib's tanhf agrees), 3 (SOFTMAX);
@@ -28,14 +28,6 @@ ULP_BOUND = {
     "unary_math_float32": {"sin7": 1, "cos8": 1, "log9": 1, "log10": 6, "sqrt11": 0, "square12": 0, "abs13": 0,
                            "neg14": 1, "floor15": 0, "ceil16": 0, "round17": 0, "round18": 0},
 }
-
-
-def ulps(expected, got):
-    """|difference| in ulps of same-signed float32 arrays (their bit patterns are ordered); NaN
-    against NaN counts 0."""
-    expected, got = (np.asarray(v, np.float32).reshape(-1) for v in (expected, got))
-    a, b = (v.view(np.int32).astype(np.int64) for v in (expected, got))
-    return np.where(np.isnan(expected) & np.isnan(got), 0, np.abs(a - b))
 
 
 @pytest.mark.parametrize("name", sorted(ULP_BOUND))

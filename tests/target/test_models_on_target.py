@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 from conftest import shared_model
-from test_float_on_target import ulps
 from tinyaot import harness
 from tinyaot.frontend.tflite_reader import read_tflite
+from tinyaot.host.oracle import ulps
 from tinyaot.testing import catalog
 
 CALLS = 20

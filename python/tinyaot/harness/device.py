@@ -305,10 +305,10 @@ class Device:
             raise DeviceError(f"{self.description}: run() returned {figures.status}")
         return [self.get_output(i) for i in range(len(self.info().outputs))], figures
 
-    def compare_with_tflm(self, model_path, calls=5, seed=0, reset_between=True):
+    def compare_with_tflm(self, model_path, calls=5, seed=0, reset_between=True, outputs=None):
         """Runs the same random inputs here and in TFLM (tinyaot.host.oracle.compare_with_tflm), the
         model reset before every call when reset_between (as TFLM is); returns (mismatches,
-        the RunFigures of every run)."""
+        the RunFigures of every run). outputs: a list this device's outputs are appended to."""
         from tinyaot.host.oracle import compare_with_tflm
         specs = [{"dtype": t.dtype, "shape": t.shape} for t in self.info().inputs]
         figures = []
@@ -321,5 +321,5 @@ class Device:
             return outputs
         self.reset()
         mismatches = compare_with_tflm(model_path, run, specs, calls=calls, seed=seed,
-                                       reset_between=reset_between)
+                                       reset_between=reset_between, outputs=outputs)
         return mismatches, figures

@@ -31,12 +31,22 @@ def random_inputs(specs, rng):
     return arrays
 
 
-def compare_with_tflm(model_path, run_candidate, input_specs, calls=20, seed=0, reset_between=True):
+def ulps(expected, got):
+    """|difference| in ulps of float32 arrays, element by element: the distance between their
+    bit patterns in sign-and-magnitude order (-0.0 and +0.0 one apart); NaN against NaN 0."""
+    expected, got = (np.asarray(v, np.float32).reshape(-1) for v in (expected, got))
+    a, b = (v.view(np.int32).astype(np.int64) for v in (expected, got))
+    a, b = (np.where(k < 0, -(k & 0x7fffffff) - 1, k) for k in (a, b))
+    return np.where(np.isnan(expected) & np.isnan(got), 0, np.abs(a - b))
+
+
+def compare_with_tflm(model_path, run_candidate, input_specs, calls=20, seed=0, reset_between=True, outputs=None):
     """Runs TFLM and a candidate on the same random inputs; returns the mismatches.
 
     run_candidate(list of arrays) -> list of output arrays. With reset_between
     False both keep state across calls (stateful models such as SVDF).
-    Each mismatch is (call, output index, expected, got).
+    Each mismatch is (call, output index, expected, got). outputs: a list the
+    candidate's outputs of every call are appended to.
     """
     interp = tflm_interpreter(model_path)
     rng = np.random.default_rng(seed)
@@ -47,6 +57,8 @@ def compare_with_tflm(model_path, run_candidate, input_specs, calls=20, seed=0, 
             interp.set_input(x, i)
         interp.invoke()
         got = run_candidate(inputs)
+        if outputs is not None:
+            outputs.append(got)
         expected = [interp.get_output(i) for i in range(len(got))]
         for i, (e, g) in enumerate(zip(expected, got)):
             # Bit for bit: float32 NaNs must match too, and -0.0 is not +0.0.

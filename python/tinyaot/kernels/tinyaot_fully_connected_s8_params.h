@@ -17,6 +17,9 @@ struct tinyaot_fully_connected_params {
     int32_t act_min;
     int32_t act_max;
     int32_t per_channel;      /* 1: multiplier/shift per output channel, 0: one for all */
+    /* tinyaot_fully_connected_s8: four rows' sums, specialised to accum_depth by the generated
+       code (TINYAOT_FULLY_CONNECTED_ROWS4(depth)); NULL: rows two at a time. */
+    void (*rows4)(const int8_t *in, const int8_t *w, int32_t acc[4]);
 };
 
 /*

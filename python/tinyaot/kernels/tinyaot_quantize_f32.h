@@ -9,16 +9,7 @@
 #define TINYAOT_QUANTIZE_F32_H
 
 #include "tinyaot.h"
-#include "tinyaot_common.h"
-
-struct tinyaot_quantize_f32_params {
-    int32_t size;         /* number of values */
-    int32_t output_type;  /* enum tinyaot_dtype: TINYAOT_INT8 or TINYAOT_INT16 */
-    float scale;          /* output scale */
-    int32_t zero_point;
-    int32_t out_min;      /* range of the output type */
-    int32_t out_max;
-};
+#include "tinyaot_quantize_f32_params.h"
 
 /*
  * std::round for |x| < 2^30: truncate, then step away from zero when the cut

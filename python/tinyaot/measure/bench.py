@@ -21,7 +21,10 @@ The TFLM firmwares are TFLM's MicroInterpreter behind the same serial runner
            outside the arena, TFLM's arena_used_bytes() after AllocateTensors() on
            the board; plus the stack high-water mark of one inference
   instr    instructions per inference (median), counted by QEMU -icount
-  exact    outputs bit-exact with TFLM over all N calls
+  exact    outputs bit-exact with TFLM over all N calls: TFLM on the host; for a model
+           with float32 outputs TFLM on the same board (tflm-reference's outputs,
+           "(board)"), since libm differs between the boards' newlib and the host
+  ulp host the largest distance in ulps of a float32 output from TFLM on the host
   x        ratio to tflm-cmsis-nn on the same board (flash, RAM, instructions)
   as arena model RAM counted the way TFLM counts its arena (everything its arena
            holds: intermediate tensors, variable tensors, inputs and outputs; no
@@ -45,9 +48,12 @@ import statistics
 import sys
 from pathlib import Path
 
+import numpy as np
+
 from tinyaot import harness
 from tinyaot.backends import OPTIMIZE
 from tinyaot.harness.build import REPO, failure_reason
+from tinyaot.host.oracle import ulps
 
 SHARED_MODELS = REPO.parent / "shared" / "models"
 
@@ -138,7 +144,8 @@ def _run_on_device(row, fw, path, calls, seed):
                 return {**row, "status": "does not fit", "reason": f"{info.generator_version} on {fw.board}"}
             if row["variant"].startswith("tflm-"):
                 row["model_ram"] = row["ram_as_arena"] = info.arena_size  # arena_used_bytes() on the board
-            mismatches, figures = dev.compare_with_tflm(path, calls=calls, seed=seed)
+            outputs = []
+            mismatches, figures = dev.compare_with_tflm(path, calls=calls, seed=seed, outputs=outputs)
     except (harness.DeviceTimeout, harness.DeviceFault) as exc:
         if row["variant"].startswith("tflm-") and not started:
             # Measured: TFLM's release build loops (or faults) in its memory planner when the
@@ -149,12 +156,32 @@ def _run_on_device(row, fw, path, calls, seed):
         return {**row, "status": "run failed", "reason": str(exc)}
     except harness.HarnessError as exc:
         return {**row, "status": "run failed", "reason": str(exc)}
-    row.update(calls=calls, bit_exact=not mismatches,
+    floats = [m for m in mismatches if np.asarray(m[3]).dtype == np.float32]
+    row.update(calls=calls, bit_exact=not mismatches, outputs=outputs,
+               host_ulps=max((int(ulps(m[2], m[3]).max()) for m in floats), default=0),
                instructions=int(statistics.median(f.instructions for f in figures)),
                cycles=int(statistics.median(f.cycles for f in figures)),
                stack=max(f.stack_bytes for f in figures))
     row["ram_total"] = row["model_ram"] + row["stack"]
     return row
+
+
+def compare_on_board(rows):
+    """For models with float32 outputs: each row's bit_exact against tflm-reference's outputs on
+    the same board (the like-for-like check; verdict "board"), where that row ran."""
+    reference = {(r["model"], r["board"]): r for r in rows if r["variant"] == "tflm-reference" and r["status"] == "ok"}
+    for r in rows:
+        ref = reference.get((r["model"], r["board"]))
+        outputs = r.get("outputs")
+        floats = outputs and any(np.asarray(o).dtype == np.float32 for o in outputs[0])
+        if not floats or ref is None:
+            continue
+        r["verdict"] = "board"
+        r["bit_exact"] = all(np.asarray(a).tobytes() == np.asarray(b).tobytes()
+                             for got, want in zip(outputs, ref["outputs"]) for a, b in zip(got, want))
+    for r in rows:
+        r.pop("outputs", None)
+    return rows
 
 
 def add_ratios(rows):
@@ -179,7 +206,7 @@ def add_ratios(rows):
 
 COLUMNS = [("model", "model", "<"), ("board", "board", "<"), ("variant", "variant", "<"),
            ("flash", "flash", ">"), ("ram_total", "RAM", ">"), ("instructions", "instr/inf", ">"),
-           ("exact", "exact", "<"), ("flash_x", "flash x", ">"), ("ram_x", "RAM x", ">"),
+           ("exact", "exact", "<"), ("host_ulps", "ulp host", ">"), ("flash_x", "flash x", ">"), ("ram_x", "RAM x", ">"),
            ("instr_x", "instr x", ">"), ("ram_as_arena", "as arena", ">"), ("arena_x", "arena x", ">"),
            ("detail", "RAM = data + stack", "<")]
 
@@ -203,7 +230,9 @@ def format_table(rows, notes=()):
         if r["status"] != "ok":
             cells.append(lead + [r["variant"], f"{r['status']}: {r.get('reason', '')}"])
             continue
-        values = {**r, "exact": f"{'yes' if r['bit_exact'] else 'NO'} ({r['calls']})", "detail": _detail(r)}
+        against = f"{r['calls']}, board" if r.get("verdict") == "board" else r["calls"]
+        values = {**r, "exact": f"{'yes' if r['bit_exact'] else 'NO'} ({against})", "detail": _detail(r),
+                  "host_ulps": r["host_ulps"] if r.get("verdict") == "board" else ""}
         cells.append(lead[:2] + [str(values.get(k, "")) for k, _, _ in COLUMNS[2:]])
     full = [c for c in cells if len(c) == len(COLUMNS)]
     widths = [max([len(h)] + [len(c[i]) for c in full] + [len(c[i]) for c in cells if i < 3])
@@ -218,6 +247,9 @@ def format_table(rows, notes=()):
     if any(r.get("float32") and r["status"] == "ok" for r in rows):
         lines.append("f float32 I/O: libgcc's soft-float on the Cortex-M0/M3 (no FPU); on the MPS2 boards the FPU,"
                      " hard float with -ffp-contract=off (TFLM built the same)")
+    if any(r.get("verdict") == "board" for r in rows):
+        lines.append("exact (N, board): float32 outputs bit for bit against TFLM's reference kernels on the same"
+                     " board (the same libm); ulp host: the largest distance from TFLM on the host, in ulps")
     lines.append(f"x: ratio to {BASELINE} on the same board (flash, RAM, instructions)")
     if any("arena_x" in r for r in rows):
         lines.append("as arena: model RAM counted as TFLM counts its arena (tinyaot with its inputs in the arena);"
@@ -269,7 +301,8 @@ def main(argv=None):
         models = {model_name(m): Path(m) for m in args.models}
         runs_on = lambda name, board: True  # noqa: E731 (what the user asked for)
     else:
-        from tinyaot.testing.catalog import runs_on  # the boards the target tests run each model on
+        from tinyaot.testing import catalog  # the boards the full target matrix runs each model on
+        runs_on = lambda name, board: catalog.runs_on(name, board, full_matrix=True)  # noqa: E731
         models = default_models(args.build_root)
     boards = args.board or harness.boards()
     if args.shared_arena:
@@ -295,7 +328,7 @@ def main(argv=None):
                 for row in these:
                     rows.append(row)
                     print(f"  {name} on {board}, {row['variant']}: {row['status']}", file=sys.stderr, flush=True)
-    add_ratios(rows)
+    add_ratios(compare_on_board(rows))
     print(format_table(rows, notes))
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=2) + "\n")

@@ -13,7 +13,7 @@ layer's parameters, folded bias and requantization tables are its portable lower
 """
 
 from tinyaot.errors import TinyAotError
-from tinyaot.ops.base import BandInput, BandLoop, KernelCall, ScratchRef, TensorRef
+from tinyaot.ops.base import BandInput, BandLoop, KernelCall, ParamStruct, ScratchRef, TensorRef
 
 # Per convolution kernel, its arguments' positions (ops/conv.py, backends/cmsis_nn.py):
 # parameters, input, output.
@@ -43,6 +43,8 @@ def lower_band_fc(graph, fusion, conv_calls, fc_calls):
     out_row = f["output_w"] * graph.tensors[fusion.tensor].shape[3]
     in_row = graph.tensors[conv.args[at_input].tensor].shape[2] * graph.tensors[conv.args[at_input].tensor].shape[3]
     fc_params, multipliers, shifts, _, _, bias, output = fc.args
+    # The band's slices take the rows two at a time: no loop specialised to the whole depth.
+    fc_params = ParamStruct(fc_params.ctype, {**fc_params.fields, "rows4": "NULL"})
     weights = TensorRef(graph.operators[fusion.consumer].inputs[1])  # the model's rows, whichever kernel's layout
     accumulators, band = ScratchRef(0, "int32_t"), ScratchRef(1, "int8_t")
     # The convolution's own scratch (CMSIS-NN's) follows the band's.

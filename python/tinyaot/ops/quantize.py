@@ -7,7 +7,7 @@ import numpy as np
 
 from tinyaot.ir import DTYPES
 from tinyaot.ops import overlap
-from tinyaot.ops.base import KernelCall, ParamStruct, TensorRef
+from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, TensorRef
 from tinyaot.quant import INT_RANGES, requantize_multiplier
 
 # (input, output) pairs TFLM's QUANTIZE requantizes (PrepareQuantizeReference / EvalQuantizeReference).
@@ -29,6 +29,34 @@ def _expect_per_tensor(ctx, t):
     ctx.expect(np.isfinite(t.scale) and t.scale > 0, f"scale {t.scale:g} must be positive", t.index)
 
 
+def _float_keys(keys):
+    """float32 values of sign-and-magnitude keys (tinyaot_quantize_f32_s8's order)."""
+    keys = np.asarray(keys, np.int64)
+    bits = np.where(keys < 0, keys ^ 0x7fffffff, keys) & 0xffffffff
+    return bits.astype(np.uint32).view(np.float32)
+
+
+def _quantize_s8(x, scale, zero_point):
+    """TFLM's AffineQuantize to int8 of float32 values: the division in float32, std::round."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        q = (np.asarray(x, np.float32) / np.float32(scale)).astype(np.float64)
+    rounded = np.where(q >= 0, np.floor(q + 0.5), -np.floor(0.5 - q))
+    return np.clip(rounded + zero_point, -128, 127).astype(np.int32)
+
+
+def quantize_thresholds(scale, zero_point):
+    """For each int8 output -127..127, the smallest key (see _float_keys) of a finite or
+    infinite float that quantizes to it or above: results only grow with the key."""
+    targets = np.arange(-127, 128)
+    lo = np.full(targets.shape, -0x7f800001, np.int64)  # -inf: -128, below every target
+    hi = np.full(targets.shape, 0x7f800000, np.int64)   # +inf: 127, at or above every target
+    while np.any(hi - lo > 1):
+        mid = (lo + hi) // 2
+        reached = _quantize_s8(_float_keys(mid), scale, zero_point) >= targets
+        hi, lo = np.where(reached, mid, hi), np.where(reached, lo, mid)
+    return hi.astype(np.int32)
+
+
 def lower_quantize(ctx):
     inp, out = ctx.input(0), ctx.output()
     _expect_elementwise(ctx, inp, out)
@@ -46,6 +74,10 @@ def lower_quantize(ctx):
             "out_min": lo,
             "out_max": hi,
         })
+        if out.dtype == "int8" and ctx.optimize == "speed":  # a 1 KB table for no soft-float calls
+            return [KernelCall("tinyaot_quantize_f32_s8", [
+                params, ParamArray("int32_t", quantize_thresholds(np.float32(out.scale), out.zero_point)),
+                TensorRef(inp.index), TensorRef(out.index)])]
         return [KernelCall("tinyaot_quantize_f32", [params, TensorRef(inp.index), TensorRef(out.index)])]
 
     pairs = ", ".join(f"{a}->{b}" for a, b in sorted(REQUANTIZE_PAIRS))

@@ -6,6 +6,7 @@ harness and the benchmarks use the files it returns.
 """
 
 import importlib
+import os
 import pkgutil
 from pathlib import Path
 
@@ -18,7 +19,8 @@ def test_model(name, targets=True, form=False):
     (host-only: e.g. float I/O checks that add nothing on target), a tuple of boards
     keeps it to those (e.g. M3_ONLY: too big for the M0, or long); form=True marks
     another dtype's form of an int8 model, which lanes testing where code or
-    tables go rather than arithmetic may leave out (names(forms=False))."""
+    tables go rather than arithmetic may leave out (names(forms=False)).
+    targets=ALL_BOARDS_ONLY: on every board, but only in the opt-in full matrix."""
     def register(fn):
         if name in CATALOG:
             raise ValueError(f"test model {name} registered twice")
@@ -38,15 +40,22 @@ def _load_families():
 
 
 M3_ONLY = ("qemu_cortex_m3",)
+# On the boards only with TINYAOT_TARGET_ALL_BOARDS=1: models whose kernels smaller catalog
+# models reach in the default lane (the CI budget), run there for the bench's kinds.
+ALL_BOARDS_ONLY = "all-boards-only"
+ALL_BOARDS_ENV = "TINYAOT_TARGET_ALL_BOARDS"
 # The MPS2 boards (Cortex-M4, M7, M33) and the MPS3 one (Cortex-M55) have more flash and RAM
 # than the M3: they run what it runs.
 LARGER_THAN_M3 = ("mps2_an386", "mps2_an500", "mps2_an505", "mps3_an547")
 
 
-def runs_on(name, board):
-    """Whether the on-target tests run model `name` on `board` (models not in the catalog: yes)."""
+def runs_on(name, board, full_matrix=None):
+    """Whether the on-target tests run model `name` on `board` (models not in the catalog: yes);
+    full_matrix: as with TINYAOT_TARGET_ALL_BOARDS=1 (None: as the environment says)."""
     _load_families()
     targets = CATALOG[name][1] if name in CATALOG else True
+    if targets == ALL_BOARDS_ONLY:
+        return full_matrix if full_matrix is not None else os.environ.get(ALL_BOARDS_ENV) == "1"
     if targets is True or not targets:
         return bool(targets)
     return board in targets or (board in LARGER_THAN_M3 and "qemu_cortex_m3" in targets)
