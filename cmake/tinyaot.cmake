@@ -336,7 +336,10 @@ function(_tinyaot_target_cpu target out_var)
   endif()
   _tinyaot_mcpu(${target} mcpu)
   if(mcpu)
-    string(REGEX REPLACE "\\+.*" "" cpu "${mcpu}")  # cortex-m33+nodsp -> cortex-m33
+    string(REGEX REPLACE "\\+.*" "" cpu "${mcpu}")  # cortex-m4+nofp -> cortex-m4
+    if(mcpu MATCHES "\\+nodsp")  # no DSP instructions: CMSIS-NN's plain C (--cpu cortex-m33+nodsp)
+      string(APPEND cpu "+nodsp")
+    endif()
   else()
     message(FATAL_ERROR "tinyaot_add_model(${target}): KERNELS cmsis-nn needs the core it runs on "
                         "(CMSIS-NN's code path and buffer sizes depend on it): pass CPU cortex-m<N>")

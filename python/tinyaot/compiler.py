@@ -107,15 +107,22 @@ class _Planned(NamedTuple):
 def _smaller_pointwise_plan(graph, views, options, fusions):
     """_lower_and_plan; with CMSIS-NN on a core without DSP, also with the 1x1 convolutions on
     arm_convolve_s8, whose output may overlap its input, kept where the arena comes out smaller
-    (it costs a few percent more instructions: the wrapper's 1x1 kernels stay otherwise)."""
+    (it costs a few percent more instructions: the wrapper's 1x1 kernels stay otherwise). On DSP
+    cores it costs 9% (DS-CNN and MobileNetV1 on the M4, more than TFLM with CMSIS-NN): there the
+    1x1 kernels stay, with a note of the arena --cmsis-nn-1x1 im2col would give."""
     planned = _lower_and_plan(graph, views, options, fusions)
-    if options.cmsis_nn_1x1 != "auto" or options.kernels != "cmsis-nn" or CPU_ARCH[options.cpu] != "scalar" or not any(
+    if options.cmsis_nn_1x1 != "auto" or options.kernels != "cmsis-nn" or not any(
             c.args[-1] in ("arm_convolve_1x1_s8_fast", "arm_convolve_1x1_s8") for _, calls in planned.calls
             for c in calls if c.kernel == "tinyaot_cmsis_conv_s8"):
         return planned
     im2col = _lower_and_plan(graph, views, replace(options, cmsis_nn_1x1="im2col"), fusions)
     if im2col.outcome.arena_size >= planned.outcome.arena_size:
         return planned
+    if CPU_ARCH[options.cpu] != "scalar":
+        return planned._replace(pointwise_note=(
+            f"arena {planned.outcome.arena_size} bytes: arm_convolve_1x1_s8[_fast]'s output cannot overlap its "
+            f"input; --cmsis-nn-1x1 im2col (arm_convolve_s8, whose output may) gives {im2col.outcome.arena_size} "
+            f"bytes for about 9% more instructions on this DSP core"))
     return im2col._replace(pointwise_note=(
         f"1x1 convolutions on arm_convolve_s8 (im2col), whose output may overlap its input, instead of "
         f"arm_convolve_1x1_s8[_fast]: arena {im2col.outcome.arena_size} bytes instead of {planned.outcome.arena_size}"))

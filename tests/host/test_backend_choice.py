@@ -70,6 +70,24 @@ def test_dsp_core_gets_a_guard_against_other_cores(own_model, tmp_path, cmsis_nn
     result = subprocess.run(["gcc", "-fsyntax-only", "-I", str(tmp_path), "-isystem", str(cmsis_nn / "Include"),
                              str(tmp_path / "m.c")], capture_output=True, text=True)
     assert "generated with --cpu cortex-m4" in result.stderr
+    # On the host, CMSIS-NN's DSP paths through the C models of the instructions are that core.
+    from tinyaot.host.cmsis_nn import dsp_flags
+    result = subprocess.run(["gcc", "-fsyntax-only", "-Wall", "-Wextra", "-Werror", "-I", str(tmp_path), "-isystem",
+                             str(cmsis_nn / "Include"), *dsp_flags(), str(tmp_path / "m.c")],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+
+
+def test_m33_without_dsp_gets_cmsis_nns_plain_c(own_model, tmp_path):
+    """-mcpu=cortex-m33+nodsp (Zephyr's mps2/an521/cpu0): the core's own --cpu, CMSIS-NN's plain C
+    paths (the .c refuses a core with the extension) and their overlaps."""
+    model = compile_model(own_model("depthwise_dilation_strides"),
+                          Options("m", kernels="cmsis-nn", cpu="cortex-m33+nodsp"))
+    emit(model, tmp_path)
+    assert "#if (defined(__ARM_FEATURE_DSP) && (__ARM_FEATURE_DSP == 1)) ||" in (tmp_path / "m.c").read_text()
+    assert json.loads((tmp_path / "m.json").read_text())["cpu"] == "cortex-m33+nodsp"
+    m3 = compile_model(own_model("depthwise_dilation_strides"), Options("m", kernels="cmsis-nn", cpu="cortex-m3"))
+    assert model.arena_size == m3.arena_size
 
 
 @pytest.mark.skipif(shutil.which("arm-none-eabi-gcc") is None, reason="needs arm-none-eabi-gcc")

@@ -5,20 +5,21 @@ too), over seeded random shapes and parameters that reach every code path the ba
 selects, equal byte for byte to the run with separate buffers, which equals TFLM; and some
 case breaks one byte past its limit.
 
-The host has no DSP instructions: it compiles the plain C that CMSIS-NN runs on
---cpu cortex-m0/m0plus/m1/m3 (ARM_MATH_DSP unset), the only cores the declarations are made
-for (--cpu cortex-m4 and the other DSP cores declare nothing: checked here too).
+CMSIS-NN runs its plain C on --cpu cortex-m0/m0plus/m1/m3 (ARM_MATH_DSP unset), its DSP paths
+on cortex-m4/m7/m33/m35p: the host has no DSP instructions and builds those with C models of
+them (tinyaot.host.cmsis_nn.dsp_flags()), for the families whose kernels have a DSP path of
+their own (the generic depthwise and softmax do not; conv_1xn and pointwise call
+arm_convolve_s8, as conv does).
 """
 
 import re
 from functools import partial
 
-import numpy as np
 import pytest
 
-from test_overlap_kernels import CASES, _elementwise_model, _run_family, _window_model, check_cases
+from test_overlap_kernels import _elementwise_model, _run_family, _window_model, check_cases
 from tinyaot.host import cmsis_nn as cmsis_nn_host
-from tinyaot.compiler import Options, compile_model
+from tinyaot.compiler import Options
 from tinyaot.host.model import SANITIZE_FLAGS
 from tinyaot.modelbuilder import ModelBuilder
 from tinyaot.ops.conv import PADDING_SAME, PADDING_VALID, out_size
@@ -34,17 +35,18 @@ def _q(rng):
 
 def _dw_model(rng, family):
     """dw_3x3: the 3x3 kernel's cases (multiplier 1, batch 1, padding <= 1), with channel counts
-    that leave 0 to 3 channels after the groups of four; dw_mult4: a multiplier of 4 or 8."""
+    that leave 0 to 3 channels after the groups of four; dw_opt: multiplier 1 and another filter
+    (arm_depthwise_conv_s8_opt); dw_mult4: a multiplier of 4 or 8."""
     while True:
         c = int(rng.integers(1, 10))
         h, w = (int(v) for v in rng.integers(1, 8, 2))
         stride = tuple(int(v) for v in rng.integers(1, 3, 2))
         padding = int(rng.choice([PADDING_SAME, PADDING_VALID]))
-        filt = (3, 3) if family == "dw_3x3" else tuple(int(v) for v in rng.integers(1, 4, 2))
+        filt = (3, 3) if family == "dw_3x3" else tuple(int(v) for v in rng.integers(1, 5, 2))
         oh, ow = (out_size(padding, n, f, s, 1) for n, f, s in zip((h, w), filt, stride))
-        if oh >= 1 and ow >= 1:
+        if oh >= 1 and ow >= 1 and (family != "dw_opt" or filt != (3, 3)):
             break
-    mult = 1 if family == "dw_3x3" else int(rng.choice([4, 8]))
+    mult = int(rng.choice([4, 8])) if family == "dw_mult4" else 1
     mb = ModelBuilder()
     q = _q(rng)
     x = mb.input("x", "int8", [1, h, w, c], scale=q[0], zero_point=q[1])
@@ -79,6 +81,7 @@ FAMILIES = {
     "pointwise": (_window_model, {IM2COL, ONE_BY_N}),  # with --cmsis-nn-1x1 im2col, as compile_model picks it
     "depthwise": (_window_model, {DW, DW_OPT, DW_3X3}),
     "dw_3x3": (_dw_model, {DW_3X3}),
+    "dw_opt": (_dw_model, {DW_OPT}),
     "dw_mult4": (_dw_model, {DW}),
     "avg_pool": (_window_model, {"tinyaot_cmsis_pool_s8"}),
     "max_pool": (_window_model, {"tinyaot_cmsis_pool_s8"}),
@@ -94,6 +97,8 @@ SLACK = {"max_pool": 8}
 # overlap, which ASan stops at. Its allowed distances run under full ASan, those past the
 # limit (where that memcpy is a break of the bound) without ASan's memcpy checks.
 PAST_WITHOUT_MEMCPY_CHECKS = {"max_pool"}
+# The families whose kernels run code of their own on DSP cores (see the module's docstring).
+DSP_FAMILIES = ["avg_pool", "conv", "dw_3x3", "dw_opt", "max_pool", "add", "mul"]
 
 
 def _options(family, cpu, name):
@@ -102,6 +107,7 @@ def _options(family, cpu, name):
 
 @pytest.fixture(scope="module")
 def sanitized_cmsis_nn():
+    """cpu -> (flags for the generated .c, [CMSIS-NN built for that core's paths]), each built once."""
     from tinyaot.harness.build import cmsis_nn_dir
     root = cmsis_nn_dir()
     if root is None:
@@ -112,14 +118,18 @@ def sanitized_cmsis_nn():
         # CMSIS-NN shifts negative values left (arm_elementwise_add_s8): undefined in C99, what GCC
         # does on every target; Arm's code, not ours to fix, so that check alone is off for it.
         flags = [*SANITIZE_FLAGS, "-fno-sanitize=shift-base"]
-        yield cmsis_nn_host.compile_flags(root), [str(cmsis_nn_host.host_library("cc", flags))]
+        paths = {"cortex-m3": [], "cortex-m4": cmsis_nn_host.dsp_flags()}
+        yield lambda cpu: ([*cmsis_nn_host.compile_flags(root), *paths[cpu]],
+                           [str(cmsis_nn_host.host_library("cc", [*flags, *paths[cpu]]))])
 
 
-@pytest.mark.parametrize("family", sorted(FAMILIES))
-def test_cmsis_nn_output_overlapping_the_input_as_declared_changes_nothing(family, tmp_path, sanitized_cmsis_nn):
+@pytest.mark.parametrize("family, cpu", [(f, "cortex-m3") for f in sorted(FAMILIES)]
+                         + [(f, "cortex-m4") for f in DSP_FAMILIES])
+def test_cmsis_nn_output_overlapping_the_input_as_declared_changes_nothing(family, cpu, tmp_path,
+                                                                             sanitized_cmsis_nn):
     build, kernels = FAMILIES[family]
-    cflags, libs = sanitized_cmsis_nn
-    run = partial(_run_family, family, None, tmp_path, build, partial(_options, family, "cortex-m3"), cflags, libs)
+    cflags, libs = sanitized_cmsis_nn(cpu)
+    run = partial(_run_family, family, None, tmp_path, build, partial(_options, family, cpu), cflags, libs)
     if family in PAST_WITHOUT_MEMCPY_CHECKS:
         run(past=0)  # fails on any ASan report at an allowed distance (differences: the next run)
         cases = run(past=SLACK[family], asan=":replace_intrin=0")
@@ -129,19 +139,3 @@ def test_cmsis_nn_output_overlapping_the_input_as_declared_changes_nothing(famil
                                                        (tmp_path / f"{name}.c").read_text())}
     assert called & kernels == called - {"tinyaot_cmsis_conv_s8", "tinyaot_cmsis_depthwise_conv_s8"}, called
     check_cases(family, cases, SLACK.get(family, 1))
-
-
-@pytest.mark.parametrize("family", ["conv", "dw_3x3", "avg_pool"])
-def test_dsp_cores_declare_nothing(family, tmp_path):
-    """On a DSP core CMSIS-NN runs other code (4-byte reads and writes, other orders). (A same-shape
-    ADD keeps tinyaot_add_s8_dsp there, whose declaration test_overlap_kernels.py proves.)"""
-    build, _ = FAMILIES[family]
-    rng = np.random.default_rng(1)
-    declared = {"cortex-m0": 0, "cortex-m4": 0, "cortex-m7": 0}
-    for n in range(CASES):
-        path = tmp_path / f"m{n}.tflite"
-        path.write_bytes(build(rng, family))
-        for cpu in declared:
-            declared[cpu] += sum(bool(c.overlaps) for _, calls in compile_model(path, _options(family, cpu, "m")).calls
-                                 for c in calls)
-    assert declared["cortex-m0"] and not declared["cortex-m4"] and not declared["cortex-m7"], declared

@@ -145,7 +145,7 @@ def _lower_conv(ctx, arch, _portable, pointwise_im2col=False):
     kernel = conv_kernel(params.fields, pointwise_im2col)
     size = conv_buffer_size(fields, kernel, arch)
     return _call("tinyaot_cmsis_conv_s8", params, tables, tensors, size, [kernel],
-                 cmsis_nn_overlap.convolution(arch, kernel, ctx.input(0), ctx.output(), params.fields))
+                 cmsis_nn_overlap.convolution(kernel, ctx.input(0), ctx.output(), params.fields))
 
 
 def _lower_depthwise(ctx, arch, _portable):
@@ -155,7 +155,7 @@ def _lower_depthwise(ctx, arch, _portable):
     params = ParamStruct("struct tinyaot_cmsis_conv_params", {**fields, "ch_mult": ch_mult})
     kernel = depthwise_kernel(params.fields, arch)
     return _call("tinyaot_cmsis_depthwise_conv_s8", params, tables, tensors, size, [kernel],
-                 overlaps=cmsis_nn_overlap.depthwise(arch, kernel, ctx.input(0), ctx.output(), params.fields))
+                 overlaps=cmsis_nn_overlap.depthwise(kernel, ctx.input(0), ctx.output(), params.fields))
 
 
 def _lower_fully_connected(ctx, arch, _portable):
@@ -212,7 +212,7 @@ def _lower_pool(ctx, arch, portable):
     size = 0 if is_max else avgpool_buffer_size(arch, params.fields["channels"])
     inp, out = ctx.input(0), ctx.output()
     return _call("tinyaot_cmsis_pool_s8", params, [], [TensorRef(inp.index), TensorRef(out.index)], size,
-                 overlaps=cmsis_nn_overlap.pooling(arch, is_max, inp, out, params.fields))
+                 overlaps=cmsis_nn_overlap.pooling(is_max, inp, out, params.fields))
 
 
 def avgpool_buffer_size(arch, channels):
@@ -221,21 +221,21 @@ def avgpool_buffer_size(arch, channels):
     return 4 * channels if arch == "dsp" else 0
 
 
-def _lower_softmax(ctx, arch, portable):
+def _lower_softmax(ctx, _arch, portable):
     f = _portable_fields(portable, "outer_size", "depth", "input_multiplier", "input_left_shift", "diff_min")
     inp, out = ctx.input(0), ctx.output()
     kernel = "tinyaot_cmsis_softmax_s8" if out.dtype == "int8" else "tinyaot_cmsis_softmax_s8_s16"
     return [KernelCall(kernel, [ParamStruct("struct tinyaot_cmsis_softmax_params", f), TensorRef(inp.index),
                                 TensorRef(out.index)], header=HEADER,
-                       overlaps=cmsis_nn_overlap.elementwise(arch, [inp], out))]
+                       overlaps=cmsis_nn_overlap.elementwise([inp], out))]
 
 
 def _lower_elementwise(kernel, ctype, names):
-    def lower(ctx, arch, portable):
+    def lower(ctx, _arch, portable):
         params = ParamStruct(ctype, _portable_fields(portable, "size", *names))
         a, b, out = ctx.input(0), ctx.input(1), ctx.output()
         return [KernelCall(kernel, [params, TensorRef(a.index), TensorRef(b.index), TensorRef(out.index)],
-                           header=HEADER, overlaps=cmsis_nn_overlap.elementwise(arch, [a, b], out))]
+                           header=HEADER, overlaps=cmsis_nn_overlap.elementwise([a, b], out))]
     return lower
 
 

@@ -1,14 +1,17 @@
 """How far a CMSIS-NN kernel's output may overlap its input (see ops/overlap.py for
-what a limit D means), on cores without DSP instructions only (--cpu cortex-m0,
-cortex-m0plus, cortex-m1, cortex-m3: CPU_ARCH "scalar").
+what a limit D means), on every core the backend offers (backends.CPU_ARCH: "scalar",
+and "dsp" for cortex-m4, m7, m33, m35p; Helium is not offered).
 
-There CMSIS-NN's ARM_MATH_DSP and ARM_MATH_MVEI are unset (arm_nn_math_types.h
-derives them from __ARM_FEATURE_DSP / __ARM_FEATURE_MVE, and the generated .c
-refuses a core whose DSP extension differs from --cpu), so CMSIS-NN runs its plain
-C paths: the very code the host compiles, which tests/host/test_cmsis_nn_overlap.py
-runs at every declared overlap. DSP cores take other paths (4-byte reads and
-writes, other loop orders): nothing is declared for them. The bounds follow
-CMSIS-NN v7.0.0's plain C:
+Without DSP instructions CMSIS-NN runs its plain C paths; with them (ARM_MATH_DSP,
+from __ARM_FEATURE_DSP in arm_nn_math_types.h; the generated .c refuses a core whose
+extension differs from --cpu) its DSP paths. The host runs both:
+tests/host/test_cmsis_nn_overlap.py builds CMSIS-NN once plain and once with
+ARM_MATH_DSP through C models of the instructions (host/cmsis_nn_dsp.h, the
+arithmetic of kernels/dsp/tinyaot_acle.h) and runs every declaring kernel at every
+declared distance. The DSP paths keep each bound below: they read and write 4 bytes
+at a time where the plain C does one, in the same order, or read more of a pixel's
+window before its first write (arm_depthwise_conv_s8_opt gathers the pixel's whole
+window, arm_avgpool_s8 sums all its channels), which only moves each write later. The bounds follow CMSIS-NN v7.0.0's plain C:
 - arm_convolve_s8 (and arm_convolve_1_x_n_s8, which calls it off MVE) copies each
   output pixel's window into its scratch (im2col) and computes pixels two at a time
   from there: a pixel's input is free from the first output byte of its pair on.
@@ -35,28 +38,20 @@ import numpy as np
 from tinyaot.ops import overlap
 
 
-def _scalar(arch, declare):
-    return declare() if arch == "scalar" else []
-
-
-def convolution(arch, kernel, inp, out, f):
+def convolution(kernel, inp, out, f):
     """arm_convolve_s8 and arm_convolve_1_x_n_s8 (im2col, pixel pairs); the 1x1 kernels declare nothing."""
     if kernel not in ("tinyaot_cmsis_convolve_s8", "arm_convolve_1_x_n_s8"):
         return []
 
-    def im2col():
-        rows = overlap.last_reader(inp.shape[1], f["output_h"], f["filter_h"], f["stride_h"], f["dilation_h"],
-                                    f["pad_h"])
-        cols = overlap.last_reader(inp.shape[2], f["output_w"], f["filter_w"], f["stride_w"], f["dilation_w"],
-                                    f["pad_w"])
-        co = out.shape[3]
-        limit = overlap.raster_limit(inp.shape, out.shape, rows, cols, np.zeros(inp.shape[3], np.int64),
-                               lambda p: p // 2 * 2 * co)
-        return overlap.declared(inp, out, limit)
-    return _scalar(arch, im2col)
+    rows = overlap.last_reader(inp.shape[1], f["output_h"], f["filter_h"], f["stride_h"], f["dilation_h"], f["pad_h"])
+    cols = overlap.last_reader(inp.shape[2], f["output_w"], f["filter_w"], f["stride_w"], f["dilation_w"], f["pad_w"])
+    co = out.shape[3]
+    limit = overlap.raster_limit(inp.shape, out.shape, rows, cols, np.zeros(inp.shape[3], np.int64),
+                                 lambda p: p // 2 * 2 * co)
+    return overlap.declared(inp, out, limit)
 
 
-def depthwise(arch, kernel, inp, out, f):
+def depthwise(kernel, inp, out, f):
     """The depthwise kernel depthwise_kernel() picked: per input channel c, the first output byte of
     the pixel written after c's last read."""
     c = np.arange(inp.shape[3])
@@ -68,15 +63,15 @@ def depthwise(arch, kernel, inp, out, f):
         first_write = c * mult + mult - 4  # depthwise_conv_s8_mult_4: the last four outputs of c
     else:
         first_write = c * mult + mult - 1  # depthwise_conv_s8_generic
-    return _scalar(arch, lambda: overlap.window_kernel(inp, out, f, first_write))
+    return overlap.window_kernel(inp, out, f, first_write)
 
 
-def pooling(arch, is_max, inp, out, f):
+def pooling(is_max, inp, out, f):
     if is_max:
-        return _scalar(arch, lambda: overlap.window_kernel(inp, out, f, np.full(inp.shape[3], out.shape[3])))
-    return _scalar(arch, lambda: overlap.pooling(inp, out, f))
+        return overlap.window_kernel(inp, out, f, np.full(inp.shape[3], out.shape[3]))
+    return overlap.pooling(inp, out, f)
 
 
-def elementwise(arch, inputs, out):
+def elementwise(inputs, out):
     """arm_softmax_s8 (int8 out), arm_elementwise_add_s8 and _mul_s8."""
-    return _scalar(arch, lambda: [d for t in inputs for d in overlap.elementwise(t, out)])
+    return [d for t in inputs for d in overlap.elementwise(t, out)]

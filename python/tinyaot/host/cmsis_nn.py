@@ -19,6 +19,8 @@ from tinyaot.errors import TinyAotError
 ENV = "TINYAOT_CMSIS_NN_DIR"
 CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "tinyaot" / "cmsis-nn-host"
 FLAGS = ["-O2", "-fPIC", "-w"]  # Arm's code, not ours: its warnings are not this build's to fix
+KERNEL_DIR = Path(__file__).resolve().parents[1] / "kernels"
+DSP_MODEL = Path(__file__).resolve().with_name("cmsis_nn_dsp.h")
 
 
 def cmsis_nn_dir():
@@ -38,14 +40,21 @@ def compile_flags(root):
     return ["-isystem", str(root / "Include")]
 
 
+def dsp_flags():
+    """Flags for CMSIS-NN's DSP paths on the host (the library and a generated .c of a DSP --cpu):
+    cmsis_nn_dsp.h force-included, the instructions as tinyaot_acle.h's C models."""
+    return ["-include", str(DSP_MODEL), "-I", str(KERNEL_DIR), "-I", str(KERNEL_DIR / "dsp")]
+
+
 def host_library(cc, extra_flags=()):
-    """Path of libcmsis-nn.a built from cmsis_nn_dir() with `cc` (and extra_flags, e.g. sanitizers),
-    building it the first time."""
+    """Path of libcmsis-nn.a built from cmsis_nn_dir() with `cc` (and extra_flags, e.g. sanitizers
+    or dsp_flags()), building it the first time."""
     root = cmsis_nn_dir()
     sources = sorted((root / "Source").rglob("*.c"))
     flags = [*FLAGS, *extra_flags]
-    key = hashlib.sha256("\n".join([str(root), cc, *flags, *(f"{s}:{s.stat().st_mtime_ns}" for s in sources)])
-                         .encode()).hexdigest()[:16]
+    models = [DSP_MODEL, KERNEL_DIR / "dsp" / "tinyaot_acle.h"] if str(DSP_MODEL) in flags else []
+    key = hashlib.sha256("\n".join([str(root), cc, *flags, *(f"{s}:{s.stat().st_mtime_ns}" for s in sources),
+                                    *(f.read_text() for f in models)]).encode()).hexdigest()[:16]
     lib = CACHE / key / "libcmsis-nn.a"
     if lib.exists():
         return lib

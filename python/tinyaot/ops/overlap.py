@@ -11,8 +11,8 @@ changes must keep them passing, by changing the declaration here if need be.
 The window kernels' bounds are worked out in elements and declared in bytes: their
 input and output have one element size (int8, int16 or float32), and each element
 is read, or written, whole.
-The CMSIS-NN backend's kernels declare theirs in backends/cmsis_nn_overlap.py, on cores
-without DSP instructions only (where CMSIS-NN runs the plain C the host tests run).
+The CMSIS-NN backend's kernels declare theirs in backends/cmsis_nn_overlap.py (its plain C
+and its DSP paths, which the host runs through C models of the instructions).
 """
 
 import numpy as np
