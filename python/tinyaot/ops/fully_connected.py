@@ -94,8 +94,9 @@ def lower(ctx):
     # Cores with the DSP extension: SMLAD, four outputs at a time, on weights re-laid out for it;
     # Helium (MVE) cores: VMLADAVA, four outputs at a time, on the model's weights.
     dsp = ctx.arch == "dsp"
-    # Elsewhere, four rows at a time in a loop specialised to the depth (flash: optimising for speed).
-    rows4 = not dsp and output_depth >= 4 and ctx.optimize == "speed"
+    # Cores without either: four rows at a time in a loop specialised to the depth (flash:
+    # optimising for speed).
+    rows4 = ctx.arch == "scalar" and output_depth >= 4 and ctx.optimize == "speed"
     if rows4:
         params.fields["rows4"] = f"TINYAOT_FULLY_CONNECTED_ROWS4({accum_depth})"
     weights_arg = ParamArray("int8_t", dsp_row_blocks(weights.data), True) if dsp else TensorRef(weights.index)
