@@ -47,22 +47,19 @@ static inline float tinyaot_arith_f32_one(const struct tinyaot_arith_f32_params 
     return (p->act_max < x) ? p->act_max : x;  /* std::min(x, hi) */
 }
 
+static inline void tinyaot_arith_f32_value(const void *params, const void *input1, const void *input2,
+                                           void *output, int32_t n, int32_t i, int32_t j)
+{
+    ((float *)output)[n] = tinyaot_arith_f32_one((const struct tinyaot_arith_f32_params *)params,
+                                                 ((const float *)input1)[i], ((const float *)input2)[j]);
+}
+
 static void tinyaot_arith_f32(const struct tinyaot_arith_f32_params *p, const int32_t *dims,
                               const int32_t *strides1, const int32_t *strides2,
                               const float *input1, const float *input2, float *output)
 {
-    struct tinyaot_broadcast walk;
-    const int32_t inner = dims[p->rank - 1];
-    const int32_t s1 = strides1[p->rank - 1];
-    const int32_t s2 = strides2[p->rank - 1];
-    int32_t n, i;
-    tinyaot_broadcast_start(&walk);
-    for (n = 0; n < p->size; n += inner) {
-        for (i = 0; i < inner; i++) {
-            output[n + i] = tinyaot_arith_f32_one(p, input1[walk.offset1 + i * s1], input2[walk.offset2 + i * s2]);
-        }
-        tinyaot_broadcast_next_row(&walk, p->rank, dims, strides1, strides2);
-    }
+    tinyaot_broadcast_each(p, p->size, p->rank, dims, strides1, strides2, input1, input2, output,
+                           tinyaot_arith_f32_value);
 }
 
 #endif /* TINYAOT_ARITH_F32_H */

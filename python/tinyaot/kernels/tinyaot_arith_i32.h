@@ -34,24 +34,21 @@ static inline int32_t tinyaot_arith_one_i32(int32_t op, int32_t a, int32_t b)
     }
 }
 
+static inline void tinyaot_arith_i32_value(const void *params, const void *input1, const void *input2,
+                                           void *output, int32_t n, int32_t i, int32_t j)
+{
+    const struct tinyaot_arith_i32_params *p = (const struct tinyaot_arith_i32_params *)params;
+    ((int32_t *)output)[n] = tinyaot_clamp_i32(
+        tinyaot_arith_one_i32(p->op, ((const int32_t *)input1)[i], ((const int32_t *)input2)[j]),
+        p->act_min, p->act_max);
+}
+
 static void tinyaot_arith_i32(const struct tinyaot_arith_i32_params *p, const int32_t *dims,
                               const int32_t *strides1, const int32_t *strides2, const int32_t *input1,
                               const int32_t *input2, int32_t *output)
 {
-    struct tinyaot_broadcast walk;
-    const int32_t inner = dims[p->rank - 1];
-    const int32_t s1 = strides1[p->rank - 1];
-    const int32_t s2 = strides2[p->rank - 1];
-    int32_t n, k;
-    tinyaot_broadcast_start(&walk);
-    for (n = 0; n < p->size; n += inner) {
-        for (k = 0; k < inner; k++) {
-            output[n + k] = tinyaot_clamp_i32(
-                tinyaot_arith_one_i32(p->op, input1[walk.offset1 + k * s1], input2[walk.offset2 + k * s2]),
-                p->act_min, p->act_max);
-        }
-        tinyaot_broadcast_next_row(&walk, p->rank, dims, strides1, strides2);
-    }
+    tinyaot_broadcast_each(p, p->size, p->rank, dims, strides1, strides2, input1, input2, output,
+                           tinyaot_arith_i32_value);
 }
 
 #endif /* TINYAOT_ARITH_I32_H */

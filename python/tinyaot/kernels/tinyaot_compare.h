@@ -73,21 +73,17 @@ static inline uint8_t tinyaot_compare_one(const struct tinyaot_compare_params *p
     }
 }
 
+static inline void tinyaot_compare_value(const void *params, const void *input1, const void *input2, void *output,
+                                         int32_t n, int32_t i, int32_t j)
+{
+    ((uint8_t *)output)[n] = tinyaot_compare_one((const struct tinyaot_compare_params *)params, input1, input2, i, j);
+}
+
 static void tinyaot_compare(const struct tinyaot_compare_params *p, const int32_t *dims, const int32_t *strides1,
                             const int32_t *strides2, const void *input1, const void *input2, uint8_t *output)
 {
-    struct tinyaot_broadcast walk;
-    const int32_t inner = dims[p->rank - 1];
-    const int32_t s1 = strides1[p->rank - 1];
-    const int32_t s2 = strides2[p->rank - 1];
-    int32_t n, k;
-    tinyaot_broadcast_start(&walk);
-    for (n = 0; n < p->size; n += inner) {
-        for (k = 0; k < inner; k++) {
-            output[n + k] = tinyaot_compare_one(p, input1, input2, walk.offset1 + k * s1, walk.offset2 + k * s2);
-        }
-        tinyaot_broadcast_next_row(&walk, p->rank, dims, strides1, strides2);
-    }
+    tinyaot_broadcast_each(p, p->size, p->rank, dims, strides1, strides2, input1, input2, output,
+                           tinyaot_compare_value);
 }
 
 #endif /* TINYAOT_COMPARE_H */

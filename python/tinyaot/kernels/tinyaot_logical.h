@@ -17,23 +17,19 @@ struct tinyaot_logical_params {
     int32_t any;   /* 1: LOGICAL_OR, 0: LOGICAL_AND */
 };
 
+static inline void tinyaot_logical_value(const void *params, const void *input1, const void *input2, void *output,
+                                         int32_t n, int32_t i, int32_t j)
+{
+    const int32_t a = ((const uint8_t *)input1)[i] != 0;
+    const int32_t b = ((const uint8_t *)input2)[j] != 0;
+    ((uint8_t *)output)[n] = (uint8_t)(((const struct tinyaot_logical_params *)params)->any ? (a || b) : (a && b));
+}
+
 static void tinyaot_logical(const struct tinyaot_logical_params *p, const int32_t *dims, const int32_t *strides1,
                             const int32_t *strides2, const uint8_t *input1, const uint8_t *input2, uint8_t *output)
 {
-    struct tinyaot_broadcast walk;
-    const int32_t inner = dims[p->rank - 1];
-    const int32_t s1 = strides1[p->rank - 1];
-    const int32_t s2 = strides2[p->rank - 1];
-    int32_t n, k;
-    tinyaot_broadcast_start(&walk);
-    for (n = 0; n < p->size; n += inner) {
-        for (k = 0; k < inner; k++) {
-            const int32_t a = input1[walk.offset1 + k * s1] != 0;
-            const int32_t b = input2[walk.offset2 + k * s2] != 0;
-            output[n + k] = (uint8_t)(p->any ? (a || b) : (a && b));
-        }
-        tinyaot_broadcast_next_row(&walk, p->rank, dims, strides1, strides2);
-    }
+    tinyaot_broadcast_each(p, p->size, p->rank, dims, strides1, strides2, input1, input2, output,
+                           tinyaot_logical_value);
 }
 
 static void tinyaot_logical_not(int32_t size, const uint8_t *input, uint8_t *output)

@@ -32,10 +32,10 @@ static inline float tinyaot_pick_f32(float a, float b, int32_t maximum)
 }
 
 /* Output value n from input values i and j. */
-static inline void tinyaot_maximum_minimum_one(const struct tinyaot_maximum_minimum_params *p,
-                                               const void *input1, const void *input2, void *output,
-                                               int32_t n, int32_t i, int32_t j)
+static inline void tinyaot_maximum_minimum_value(const void *params, const void *input1, const void *input2,
+                                                 void *output, int32_t n, int32_t i, int32_t j)
 {
+    const struct tinyaot_maximum_minimum_params *p = (const struct tinyaot_maximum_minimum_params *)params;
     switch (p->dtype) {
     case TINYAOT_INT8:
         ((int8_t *)output)[n] = (int8_t)tinyaot_pick_i32(((const int8_t *)input1)[i],
@@ -60,19 +60,8 @@ static void tinyaot_maximum_minimum(const struct tinyaot_maximum_minimum_params 
                                     const int32_t *strides1, const int32_t *strides2,
                                     const void *input1, const void *input2, void *output)
 {
-    struct tinyaot_broadcast walk;
-    const int32_t inner = dims[p->rank - 1];
-    const int32_t s1 = strides1[p->rank - 1];
-    const int32_t s2 = strides2[p->rank - 1];
-    int32_t n, k;
-    tinyaot_broadcast_start(&walk);
-    for (n = 0; n < p->size; n += inner) {
-        for (k = 0; k < inner; k++) {
-            tinyaot_maximum_minimum_one(p, input1, input2, output, n + k,
-                                        walk.offset1 + k * s1, walk.offset2 + k * s2);
-        }
-        tinyaot_broadcast_next_row(&walk, p->rank, dims, strides1, strides2);
-    }
+    tinyaot_broadcast_each(p, p->size, p->rank, dims, strides1, strides2, input1, input2, output,
+                           tinyaot_maximum_minimum_value);
 }
 
 #endif /* TINYAOT_MAXIMUM_MINIMUM_H */

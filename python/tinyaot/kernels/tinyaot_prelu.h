@@ -40,28 +40,23 @@ static inline int32_t tinyaot_prelu_one(const struct tinyaot_prelu_params *p, in
     return tinyaot_clamp_i32(y + p->output_offset, low, high);
 }
 
+static inline void tinyaot_prelu_value(const void *params, const void *input, const void *alpha, void *output,
+                                       int32_t n, int32_t i, int32_t j)
+{
+    const struct tinyaot_prelu_params *p = (const struct tinyaot_prelu_params *)params;
+    const int8_t a = ((const int8_t *)alpha)[j];
+    if (p->int16) {
+        ((int16_t *)output)[n] = (int16_t)tinyaot_prelu_one(p, ((const int16_t *)input)[i], a, -32768, 32767);
+    } else {
+        ((int8_t *)output)[n] = (int8_t)tinyaot_prelu_one(p, ((const int8_t *)input)[i], a, -128, 127);
+    }
+}
+
 static void tinyaot_prelu(const struct tinyaot_prelu_params *p, const int32_t *dims, const int32_t *input_strides,
                           const int32_t *alpha_strides, const void *input, const int8_t *alpha, void *output)
 {
-    struct tinyaot_broadcast walk;
-    const int32_t inner = dims[p->rank - 1];
-    const int32_t s1 = input_strides[p->rank - 1];
-    const int32_t s2 = alpha_strides[p->rank - 1];
-    int32_t n, i;
-    tinyaot_broadcast_start(&walk);
-    for (n = 0; n < p->size; n += inner) {
-        for (i = 0; i < inner; i++) {
-            const int32_t at = walk.offset1 + i * s1;
-            const int8_t a = alpha[walk.offset2 + i * s2];
-            if (p->int16) {
-                ((int16_t *)output)[n + i] =
-                    (int16_t)tinyaot_prelu_one(p, ((const int16_t *)input)[at], a, -32768, 32767);
-            } else {
-                ((int8_t *)output)[n + i] = (int8_t)tinyaot_prelu_one(p, ((const int8_t *)input)[at], a, -128, 127);
-            }
-        }
-        tinyaot_broadcast_next_row(&walk, p->rank, dims, input_strides, alpha_strides);
-    }
+    tinyaot_broadcast_each(p, p->size, p->rank, dims, input_strides, alpha_strides, input, alpha, output,
+                           tinyaot_prelu_value);
 }
 
 #endif /* TINYAOT_PRELU_H */
