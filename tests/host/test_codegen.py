@@ -1,17 +1,22 @@
 """Generated C: deterministic, warning-free on host and Cortex-M, sanitizer-clean,
 and several models link into one binary."""
 
-import os
+import re
 import shutil
 import subprocess
-import sys
 
+import numpy as np
 import pytest
 
-from conftest import ROOT, SHARED_MODEL_NAMES, SHARED_MODELS
+from conftest import SHARED_MODEL_NAMES, SHARED_MODELS
+from sanitized import run_sanitized
 from tinyaot.codegen.emit import emit
 from tinyaot.compiler import Options, compile_model
-from tinyaot.host.model import WARNING_FLAGS
+from tinyaot.errors import TinyAotError
+from tinyaot.host.model import WARNING_FLAGS, HostModel
+from tinyaot.host.oracle import random_inputs
+from tinyaot.ir import c_identifier
+from tinyaot.modelbuilder import ModelBuilder
 from tinyaot.testing import catalog
 
 
@@ -64,42 +69,10 @@ def test_compiles_without_warnings(generated, tmp_path, compiler, flags):
         assert result.returncode == 0, f"{name}:\n{result.stderr}"
 
 
-SANITIZER_SCRIPT = """
-import sys
-sys.path.insert(0, {python!r})
-sys.path.insert(0, {tests!r})
-from host.test_models_host import check_against_tflm
-import pathlib
-for name, model in {models!r}:
-    print("MODEL", name, flush=True)
-    check_against_tflm(pathlib.Path(model), name, pathlib.Path({out!r}) / name, calls=5, sanitize=True)
-print("SANITIZED-OK")
-"""
-
-
-def sanitizer_env():
-    """Environment for a Python child that loads sanitized shared libraries."""
-    libasan = subprocess.run(["gcc", "-print-file-name=libasan.so"], capture_output=True, text=True).stdout.strip()
-    if not os.path.isabs(libasan):
-        pytest.skip("gcc has no libasan")
-    return dict(os.environ, LD_PRELOAD=libasan, ASAN_OPTIONS="detect_leaks=0",
-                UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1")
-
-
-def check_sanitized(models, out_dir, env=None):
-    """check_against_tflm on each (name, path) built with ASan/UBSan, in one child that preloads
-    them (one interpreter start for all); a failure names the model it stopped at."""
-    script = SANITIZER_SCRIPT.format(python=str(ROOT / "python"), tests=str(ROOT / "tests"),
-                                     models=[(name, str(path)) for name, path in models], out=str(out_dir))
-    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                            env=env or sanitizer_env())
-    reached = [line.split()[1] for line in result.stdout.splitlines() if line.startswith("MODEL ")]
-    assert "SANITIZED-OK" in result.stdout, (f"{reached[-1] if reached else 'before the first model'}:\n"
-                                             f"{result.stdout[-2000:]}\n{result.stderr[-4000:]}")
-
-
 def test_runs_clean_under_address_and_undefined_sanitizers(own_models_dir, tmp_path):
-    check_sanitized(all_models(own_models_dir).items(), tmp_path)
+    run_sanitized("test_models_host", "check_against_tflm",
+                  [dict(path=str(path), name=name, out_dir=str(tmp_path / name), calls=5, sanitize=True)
+                   for name, path in all_models(own_models_dir).items()])
 
 
 TWO_MODELS_MAIN = r"""
@@ -152,10 +125,6 @@ def test_null_pointers_are_refused(own_model, tmp_path):
 
 def test_any_tensor_name_gives_valid_c(tmp_path):
     """Names are data: quotes, backslashes, newlines, NUL, comment ends and trigraphs."""
-    import numpy as np
-
-    from tinyaot.host.model import HostModel
-    from tinyaot.modelbuilder import ModelBuilder
     nasty = 'in "x"\\ */ ??/\n\x00é'
     mb = ModelBuilder()
     x = mb.input(nasty, "int8", [1, 4], scale=0.1, zero_point=0)
@@ -177,9 +146,6 @@ def test_any_tensor_name_gives_valid_c(tmp_path):
 def test_damaged_models_fail_cleanly_or_give_valid_c(own_models_dir, tmp_path):
     """Random byte damage gives a TinyAotError naming the file, or C that compiles warning-free
     and runs clean under the sanitizers (no arena overflow, no undefined behaviour)."""
-    import numpy as np
-
-    from tinyaot.errors import TinyAotError
     rng = np.random.default_rng(7)
     sources = sorted(own_models_dir.glob("*.tflite"))
     built = 0
@@ -203,37 +169,22 @@ def test_damaged_models_fail_cleanly_or_give_valid_c(own_models_dir, tmp_path):
         if built == 25:
             break
     assert built == 25  # enough damaged-but-valid models were exercised
-    result = subprocess.run([sys.executable, "-c", DAMAGED_RUN_SCRIPT.format(python=str(ROOT / "python")),
-                             *[str(tmp_path / f"d{i}") for i in range(built)]],
-                            capture_output=True, text=True, env=sanitizer_env())
-    assert result.stdout.count("RUN-OK") == built, result.stderr[-4000:]
+    run_sanitized("test_codegen", "run_twice", [dict(out=str(tmp_path / f"d{i}")) for i in range(built)])
 
 
-DAMAGED_RUN_SCRIPT = """
-import sys
-import numpy as np
-sys.path.insert(0, {python!r})
-from tinyaot.host.model import HostModel
-from tinyaot.host.oracle import random_inputs
-for out in sys.argv[1:]:
+def run_twice(out):
+    """The damaged model generated in `out` run twice on random inputs (the sanitizers judge)."""
     with HostModel(out, "d", sanitize=True) as host:
         for i, x in enumerate(random_inputs(host.inputs, np.random.default_rng(0))):
             host.set_input(i, x)
         host.run()
         host.run()
-    print("RUN-OK")
-"""
 
 
 def test_tables_are_named_by_layer_and_kernel_parameter_and_long_names_cut_at_words(tmp_path):
     """What `nm` and rom_report show: a re-laid-out filter and the per-channel tables carry the
     step and the kernel parameter they are passed as; a long tensor name keeps its last whole
     words (48 characters at most)."""
-    import re
-
-    import numpy as np
-
-    from tinyaot.modelbuilder import ModelBuilder
     mb = ModelBuilder()
     x = mb.input("x", "int8", [1, 2, 2, 8], scale=0.1, zero_point=0)
     w = mb.const("model/depthwise_conv2d_1/BiasAdd/ReadVariableOp/resource;model/conv2d_1/kernel",
@@ -247,6 +198,5 @@ def test_tables_are_named_by_layer_and_kernel_parameter_and_long_names_cut_at_wo
     tables = re.findall(r"static const \w+ (tinyaot_kws_op0_\w+)\[", source)
     assert sorted(tables) == ["tinyaot_kws_op0_bias", "tinyaot_kws_op0_filter", "tinyaot_kws_op0_multiplier",
                               "tinyaot_kws_op0_shift"]
-    from tinyaot.ir import c_identifier
     assert c_identifier("model/depthwise_conv2d_1/BiasAdd/ReadVariableOp/resource;model/conv2d_1/kernel") == \
         "readvariableop_resource_model_conv2d_1_kernel"

@@ -10,7 +10,8 @@ overlap.convolution declares."""
 import numpy as np
 import pytest
 
-from test_depthwise_mult import check_all_sanitized, one_layer_model
+from sanitized import check_all_sanitized
+from test_depthwise_mult import one_layer_model
 from test_overlap_kernels import _run_family, _window_model, check_cases
 from tinyaot.compiler import Options, compile_model
 from tinyaot.ops.conv import PADDING_SAME as SAME, PADDING_VALID as VALID, out_size

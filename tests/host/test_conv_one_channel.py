@@ -7,7 +7,8 @@ RELU6, no bias, a batch of two, input zero points at both ends of the int8 range
 overlap its memory plan may use is the depthwise kernel's (proven for this case in
 test_overlap_kernels.py, family conv_one_channel)."""
 
-from test_depthwise_mult import _kernels, check_all_sanitized, one_layer_model
+from sanitized import check_all_sanitized
+from test_depthwise_mult import _kernels, one_layer_model
 from tinyaot.compiler import Options, compile_model
 from tinyaot.ops import overlap
 from tinyaot.ops.conv import PADDING_VALID as VALID

@@ -12,7 +12,8 @@ kernel's shared-input blocks), and a weight sum beyond int16 (no fold: the plain
 
 import numpy as np
 
-from test_depthwise_mult import _kernels, check_all_sanitized
+from sanitized import check_all_sanitized
+from test_depthwise_mult import _kernels
 from tinyaot.modelbuilder import ModelBuilder
 from tinyaot.ops.conv import PADDING_SAME as SAME, PADDING_VALID as VALID, _depthwise_bias, out_size
 from tinyaot.testing.models_conv import RELU, RELU6, depthwise

@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from test_depthwise_borders import CASES, _model
-from test_depthwise_mult import _kernels, check_all_sanitized
+from sanitized import check_all_sanitized
+from test_depthwise_mult import _kernels
 from test_models_host import check_against_tflm
 from test_overlap_kernels import _run_family, check_cases
 from tinyaot.compiler import Options, compile_model

@@ -6,21 +6,17 @@ stride up to 3, dilation, heights and widths of 1, batches, per-tensor weights, 
 zero points at both ends of the int8 range (input values plus offset reach +-255). (TFLM
 crashes preparing a depthwise convolution without bias, so that case has no oracle.)"""
 
-import subprocess
-import sys
 from functools import partial
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-from test_codegen import sanitizer_env
+from sanitized import check_all_sanitized
 from tinyaot.compiler import Options, compile_model
 from tinyaot.modelbuilder import ModelBuilder
 from tinyaot.ops.conv import PADDING_SAME as SAME, PADDING_VALID as VALID, out_size
 from tinyaot.testing.models_conv import RELU, RELU6, conv, depthwise
 
-ROOT = Path(__file__).resolve().parents[2]
 
 # multiplier: input [b, h, w, c], filter, options (padding, stride, dilation, act, per_channel, bias),
 # input zero point
@@ -68,33 +64,6 @@ def _kernels(tmp_path, model_bytes):
 def test_multipliers_above_one_take_the_shared_kernel(tmp_path):
     for mult in CASES:
         assert _kernels(tmp_path, _model(mult)) == ["tinyaot_depthwise_mult_s8"], mult
-
-
-SCRIPT = """
-import sys
-sys.path.insert(0, {python!r})
-sys.path.insert(0, {tests!r})
-from host.test_models_host import check_against_tflm
-import pathlib
-for path in {paths!r}:
-    path = pathlib.Path(path)
-    check_against_tflm(path, "m", path.parent / "out", calls=3, sanitize=True, cpu={cpu!r})
-print("SANITIZED-OK")
-"""
-
-
-def check_all_sanitized(tmp_path, models, cpu="cortex-m3"):
-    """check_against_tflm under ASan/UBSan for each {case: model bytes}, compiled for `cpu`, in one
-    child that preloads them."""
-    paths = []
-    for case, model in models.items():
-        (tmp_path / str(case)).mkdir()
-        path = tmp_path / str(case) / "m.tflite"
-        path.write_bytes(model)
-        paths.append(str(path))
-    script = SCRIPT.format(python=str(ROOT / "python"), tests=str(ROOT / "tests"), paths=paths, cpu=cpu)
-    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=sanitizer_env())
-    assert "SANITIZED-OK" in result.stdout, f"{result.stdout}\n{result.stderr[-4000:]}"
 
 
 def test_matches_tflm_under_sanitizers(tmp_path):

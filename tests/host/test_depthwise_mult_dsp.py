@@ -10,7 +10,8 @@ overlap.depthwise declares."""
 import numpy as np
 
 from test_conv_one_channel import CASES as SMALL
-from test_depthwise_mult import _kernels, check_all_sanitized, one_layer_model
+from sanitized import check_all_sanitized
+from test_depthwise_mult import _kernels, one_layer_model
 from test_overlap_kernels import _run_family, check_cases
 from tinyaot.compiler import Options, compile_model
 from tinyaot.ops.conv import PADDING_VALID as VALID

@@ -8,7 +8,7 @@ import subprocess
 import numpy as np
 import pytest
 
-from test_depthwise_mult import check_all_sanitized
+from sanitized import check_all_sanitized
 from tinyaot.codegen.emit import emit
 from tinyaot.compiler import Options, compile_model
 from tinyaot.modelbuilder import ModelBuilder

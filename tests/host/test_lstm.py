@@ -3,13 +3,12 @@
 ASan/UBSan, in each dtype (int8, 16x8, float32); and the models tinyaot refuses, each
 with one clear error."""
 
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from sanitized import run_sanitized
 from tinyaot.codegen.emit import emit
 from tinyaot.compiler import Options, compile_model
 from tinyaot.errors import TinyAotError
@@ -18,7 +17,6 @@ from tinyaot.host.oracle import compare_with_tflm, tflm_interpreter
 from tinyaot.modelbuilder import ModelBuilder
 from tinyaot.testing import catalog
 from tinyaot.testing.models_lstm import lstm
-from test_codegen import sanitizer_env
 
 
 def check_carried_then_reset(path, name, out_dir):
@@ -39,27 +37,16 @@ def check_carried_then_reset(path, name, out_dir):
         return carried + compare_with_tflm(path, run, host.inputs, calls=3, seed=2, reset_between=False)
 
 
-SANITIZED_SCRIPT = """
-import pathlib, sys
-sys.path[:0] = [{tests!r}, {tests_root!r}]
-from test_lstm import check_carried_then_reset
-for name, path in {models!r}.items():
-    mismatches = check_carried_then_reset(pathlib.Path(path), name, pathlib.Path({out!r}) / name)
-    print(name, "MISMATCHES", len(mismatches))
-"""
+def check_state_carried_then_reset(path, name, out_dir):
+    assert not check_carried_then_reset(Path(path), name, Path(out_dir)), name
 
 
 def test_state_carried_then_reset_matches_tflm(tmp_path):
-    """Under ASan/UBSan (one child preloading them, for all three models): int8 with its
-    hidden state restarting at zero point -1, its 16x8 form, and float32 time major over
-    two layers."""
-    models = {name: str(catalog.build(name, tmp_path))
-              for name in ("lstm_audio_fc", "lstm_audio_fc_16x8", "lstm_two_layer_time_major_float32")}
-    script = SANITIZED_SCRIPT.format(tests=str(Path(__file__).parent), tests_root=str(Path(__file__).parent.parent),
-                                     models=models, out=str(tmp_path / "out"))
-    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=sanitizer_env())
-    for name in models:
-        assert f"{name} MISMATCHES 0" in result.stdout, f"{result.stdout}\n{result.stderr[-4000:]}"
+    """Under ASan/UBSan: int8 with its hidden state restarting at zero point -1, its 16x8 form,
+    and float32 time major over two layers."""
+    run_sanitized("test_lstm", "check_state_carried_then_reset",
+                  [dict(path=str(catalog.build(name, tmp_path)), name=name, out_dir=str(tmp_path / "out" / name))
+                   for name in ("lstm_audio_fc", "lstm_audio_fc_16x8", "lstm_two_layer_time_major_float32")])
 
 
 def small_model(change=None):

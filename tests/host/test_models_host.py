@@ -1,6 +1,7 @@
 """Every model compiles, runs on the host and matches TFLM bit for bit."""
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -17,6 +18,7 @@ STATEFUL = {"tflm_keyword_scrambled"}
 
 def check_against_tflm(path, name, out_dir, calls=20, sanitize=False, inputs_in_arena=False, zero_copy=True,
                        kernels="portable", optimize="speed", cpu="cortex-m3"):
+    path, out_dir = Path(path), Path(out_dir)
     model = compile_model(path, Options(name, inputs_in_arena=inputs_in_arena, kernels=kernels, optimize=optimize,
                                         cpu=cpu))
     emit(model, out_dir)

@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 
-from test_depthwise_mult import check_all_sanitized
+from sanitized import check_all_sanitized
 from test_dsp_kernels import _fully_connected_model, _kernels, _pointwise_model
 from tinyaot.codegen.emit import emit
 from tinyaot.compiler import Options, compile_model

@@ -9,7 +9,7 @@ neither goes untested."""
 
 import numpy as np
 import pytest
-from test_depthwise_mult import check_all_sanitized
+from sanitized import check_all_sanitized
 from tinyaot.compiler import Options, compile_model
 from tinyaot.modelbuilder import ModelBuilder
 from tinyaot.testing.models_conv import RELU6, conv

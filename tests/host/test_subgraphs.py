@@ -4,14 +4,12 @@ again, where TFLM's own Reset() only zeroes the variables), both IF branches, WH
 of 0 to 3 iterations, under ASan/UBSan; and the models tinyaot refuses, each with one line
 naming the operator or tensor."""
 
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from host.test_codegen import ROOT, sanitizer_env
+from sanitized import run_sanitized
 from tinyaot.codegen.emit import emit
 from tinyaot.compiler import Options, compile_model
 from tinyaot.errors import TinyAotError
@@ -49,17 +47,9 @@ def mismatches_around_reset(path, out_dir, sanitize):
     return found
 
 
-SCRIPT = """
-import sys
-sys.path.insert(0, {python!r})
-sys.path.insert(0, {tests!r})
-import pathlib
-from host.test_subgraphs import mismatches_around_reset
-for path in {paths!r}:
-    found = mismatches_around_reset(pathlib.Path(path), pathlib.Path(path).parent / "out", sanitize=True)
+def check_around_reset(path):
+    found = mismatches_around_reset(Path(path), Path(path).parent / "out", sanitize=True)
     assert not found, (path, found)
-print("SANITIZED-OK")
-"""
 
 
 def test_state_if_and_while_match_tflm_under_sanitizers(tmp_path):
@@ -72,9 +62,7 @@ def test_state_if_and_while_match_tflm_under_sanitizers(tmp_path):
         path = tmp_path / name / "m.tflite"
         path.write_bytes(build())
         paths.append(str(path))
-    script = SCRIPT.format(python=str(ROOT / "python"), tests=str(ROOT / "tests"), paths=paths)
-    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=sanitizer_env())
-    assert "SANITIZED-OK" in result.stdout, f"{result.stdout}\n{result.stderr[-4000:]}"
+    run_sanitized("test_subgraphs", "check_around_reset", [dict(path=p) for p in paths])
 
 
 def test_variables_are_state_beside_the_arena(tmp_path):

@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 
 from conftest import ROOT, SHARED_MODEL_NAMES, shared_model
-from host.test_codegen import COMPILERS, sanitizer_env
+from host.test_codegen import COMPILERS
+from sanitized import sanitizer_env
 from host.test_models_host import STATEFUL
 from tinyaot.codegen.blob import HEADER_SIZE
 from tinyaot.codegen.emit import emit
