@@ -51,16 +51,16 @@ static TINYAOT_ALWAYS_INLINE void tinyaot_conv2d_1x1_mve_sums(const int8_t *x, c
 }
 
 /*
- * Every output channel of four output pixels, their inputs copied to x; out0 at pixel 0's
- * outputs, offset[k] from there to pixel k's. The four sums of a channel are requantized
- * together in one vector and scattered to the four pixels.
+ * Every output channel of four output pixels, their inputs (depth values each) copied to x;
+ * filter: output_ch rows of depth; out0 at pixel 0's outputs, offset[k] from there to pixel
+ * k's. The four sums of a channel are requantized together in one vector and scattered to
+ * the four pixels. Also the general convolution's (tinyaot_conv2d_s8_mve.h), on its windows.
  */
-static void tinyaot_conv2d_1x1_mve_quad(const struct tinyaot_conv2d_1x1_params *p,
-                                        const struct tinyaot_channel_requant *r, const int8_t *x,
-                                        const int8_t *filter, const int32_t *bias, int8_t *out0,
-                                        tinyaot_u32x4 offset)
+static TINYAOT_NOINLINE void tinyaot_conv2d_1x1_mve_quad(int32_t depth, int32_t output_ch,
+                                                         const struct tinyaot_channel_requant *r, const int8_t *x,
+                                                         const int8_t *filter, const int32_t *bias, int8_t *out0,
+                                                         tinyaot_u32x4 offset)
 {
-    const int32_t depth = p->input_ch, output_ch = p->output_ch;
     const tinyaot_s32x4 act_min = tinyaot_vdup_s32(r->act_min), act_max = tinyaot_vdup_s32(r->act_max);
     const int8_t *w = filter;
     int32_t oc;
@@ -105,7 +105,8 @@ static TINYAOT_NOINLINE void tinyaot_conv2d_1x1_mve_run(const struct tinyaot_con
                     offset[k] = offset[k - 1];
                 }
             }
-            tinyaot_conv2d_1x1_mve_quad(p, &r, x, filter, bias, output, tinyaot_vld_u32(offset));
+            tinyaot_conv2d_1x1_mve_quad(depth, output_ch, &r, x, filter, bias, output,
+                                        tinyaot_vld_u32(offset));
             output += (pixels - n < 4 ? pixels - n : 4) * output_ch;
         }
     }
@@ -128,9 +129,9 @@ static TINYAOT_NOINLINE void tinyaot_conv2d_1x1_mve_run(const struct tinyaot_con
 #define TINYAOT_CONV2D_1X1_MVE(depth) tinyaot_conv2d_1x1_mve_##depth
 
 /* filter: the model's [output_ch][input_ch]; bias: the folded bias (never NULL). */
-static void tinyaot_conv2d_1x1_s8_mve(const struct tinyaot_conv2d_1x1_params *p, const int32_t *multiplier,
-                                      const int32_t *shift, const int8_t *input, const int8_t *filter,
-                                      const int32_t *bias, int8_t *output)
+static inline void tinyaot_conv2d_1x1_s8_mve(const struct tinyaot_conv2d_1x1_params *p, const int32_t *multiplier,
+                                             const int32_t *shift, const int8_t *input, const int8_t *filter,
+                                             const int32_t *bias, int8_t *output)
 {
     p->dsp_sized(p, multiplier, shift, input, filter, bias, output);
 }
