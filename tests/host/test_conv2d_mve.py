@@ -37,8 +37,8 @@ def _models():
     return models
 
 
-def _calls(path):
-    model = compile_model(path, Options("m", cpu="cortex-m55"))
+def _calls(path, kernels="portable"):
+    model = compile_model(path, Options("m", cpu="cortex-m55", kernels=kernels))
     return [c for _, calls in model.calls for c in getattr(calls[0], "body", calls)]
 
 
@@ -65,3 +65,19 @@ def test_output_overlapping_the_input_as_declared_changes_nothing(tmp_path):
     cases = _run_family("conv", None, tmp_path, build=_window_model,
                         options=lambda name: Options(name, cpu="cortex-m55"))
     check_cases("conv", cases, None)
+
+
+def test_cmsis_nn_takes_a_one_channel_depthwise_as_a_convolution(tmp_path):
+    """--kernels cmsis-nn on MVE: micro_speech's layer (8 outputs, where CMSIS-NN's wrapper keeps
+    arm_depthwise_conv_s8) is arm_convolve_s8 on the filter transposed at build time, with that
+    kernel's scratch. (The host's CMSIS-NN has no MVE paths: the board runs it, tinyaot bench.)"""
+    path = tmp_path / "m.tflite"
+    path.write_bytes(_models()["micro_speech"])
+    (call,) = _calls(path, kernels="cmsis-nn")
+    assert (call.kernel, call.args[-1], call.args[0].fields["input_c"]) == (
+        "tinyaot_cmsis_conv_s8", "tinyaot_cmsis_convolve_s8", 1)
+    assert call.scratch == [4 * 10 * 8]  # arm_convolve_s8_get_buffer_size_mve: 4 windows of whole vectors
+    filters = call.args[5].values.reshape(8, 10, 8)
+    model_filter = next(t for t in compile_model(path, Options("m")).graph.tensors if t.data is not None
+                        and t.shape == (1, 10, 8, 8))
+    assert (filters == model_filter.data[0].transpose(2, 0, 1)).all()
