@@ -1,7 +1,7 @@
 """CONV_2D on Helium (MVE) cores (--cpu cortex-m55): tinyaot_conv2d_s8_mve for every layer
 without groups but 1x1, bit-exact with TFLM on the host under ASan/UBSan through the C models
 of tinyaot_mve.h: the first layers that carry the time (3x3 stride 2 on 3 channels as
-MobileNet's and person_detect's, micro_speech's 10x8 DEPTHWISE_CONV_2D of one channel, smaller), the DSP gather
+MobileNet's, DS-CNN's 10x4 and micro_speech's 10x8 DEPTHWISE_CONV_2D on one channel, smaller), the DSP gather
 kernel's cases (borders, odd widths, strides, dilation, SAME and VALID, windows cut inside a
 vector, per-tensor weights, no bias, a batch of two), images of fewer than four pixels (the
 last quad repeats a pixel), a band-fused layer; and its output overlapping its input as
@@ -16,8 +16,8 @@ from tinyaot.ops.conv import PADDING_VALID as VALID
 from tinyaot.testing import catalog
 from tinyaot.testing.models_conv import RELU, RELU6, conv, depthwise
 
-MODELS = ["conv_pixel_pairs", "conv_edge_shapes", "conv_dilation_relu6_no_bias",
-          "conv_same_valid_strides", "fusion_conv_stride3_dilation"]
+# (the gather cases below have the strides, SAME and VALID)
+MODELS = ["conv_edge_shapes", "conv_dilation_relu6_no_bias", "fusion_conv_stride3_dilation"]
 
 # name: (input [b, h, w, c], filter, options, input zero point), filters (one_layer_model's cases)
 FIRST_LAYERS = {
