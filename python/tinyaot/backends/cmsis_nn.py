@@ -170,7 +170,7 @@ def _one_channel_as_conv(ctx, arch, fields, tables, tensors):
     filters, as CMSIS-NN's wrapper makes it above 8 outputs (arm_depthwise_conv_to_conv_s8), but
     with the filter transposed here once, into flash, instead of into the scratch at each call,
     and at any output count: at 8 and below the wrapper keeps arm_depthwise_conv_s8 (micro_speech's
-    layer on mps3_an547: 3.1 instructions per multiply-accumulate, 2.9 as arm_convolve_s8)."""
+    layer on mps3_an547: 3.1 instructions per multiply-accumulate, 3.0 as arm_convolve_s8)."""
     weights = ctx.input(1)
     params = ParamStruct("struct tinyaot_cmsis_conv_params", {**fields, "ch_mult": 1})
     kernel = conv_kernel(params.fields)
