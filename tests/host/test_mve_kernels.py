@@ -8,7 +8,7 @@ import subprocess
 import pytest
 
 from sanitized import check_all_sanitized
-from test_dsp_kernels import _fully_connected_model, _kernels, _pointwise_model
+from test_dsp_kernels import _add_model, _fully_connected_model, _kernels, _pointwise_model
 from tinyaot.codegen.emit import emit
 from tinyaot.compiler import Options, compile_model
 from tinyaot.testing import catalog
@@ -26,6 +26,17 @@ def test_fully_connected_takes_the_mve_kernel_on_mve_cores(tmp_path):
     path = tmp_path / "m.tflite"
     path.write_bytes(_fully_connected_model())
     assert _kernels(path, "cortex-m55") == ["tinyaot_fully_connected_s8_mve"] * 3
+
+
+def test_add_takes_the_dsp_kernel_on_mve_cores_and_cmsis_nn_its_own(tmp_path):
+    """tinyaot_add_s8_dsp (the M55 has the DSP extension); with --kernels cmsis-nn
+    arm_elementwise_add_s8, whose MVE path is the faster there (on DSP cores the backend keeps
+    the DSP kernel: test_dsp_kernels)."""
+    path = tmp_path / "m.tflite"
+    path.write_bytes(_add_model())
+    assert _kernels(path, "cortex-m55") == ["tinyaot_add_s8_dsp"] * 2 + ["tinyaot_add"]
+    cmsis = compile_model(path, Options("m", cpu="cortex-m55", kernels="cmsis-nn"))
+    assert [c.kernel for _, calls in cmsis.calls for c in calls] == ["tinyaot_cmsis_add_s8"] * 2 + ["tinyaot_add"]
 
 
 def test_mve_kernels_match_tflm_under_sanitizers(tmp_path):

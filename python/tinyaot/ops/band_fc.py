@@ -20,7 +20,7 @@ from tinyaot.ops.base import BandInput, BandLoop, KernelCall, ParamStruct, Scrat
 BAND_KERNELS = {"tinyaot_conv2d_s8": (0, 3, 6), "tinyaot_conv2d_1x1_s8": (0, 3, 6),
                 "tinyaot_conv2d_1x1_s8_dsp": (0, 3, 6), "tinyaot_conv2d_1x1_s8_mve": (0, 3, 6),
                 "tinyaot_depthwise_conv2d_s8_dsp": (0, 3, 6), "tinyaot_depthwise_mult_s8_dsp": (0, 3, 6),
-                "tinyaot_conv2d_gather_s8_dsp": (0, 3, 6),
+                "tinyaot_conv2d_gather_s8_dsp": (0, 3, 6), "tinyaot_conv2d_s8_mve": (0, 3, 6),
                 "tinyaot_depthwise_conv2d_s8": (0, 3, 6), "tinyaot_depthwise_mult_s8": (0, 3, 6),
                 "tinyaot_cmsis_conv_s8": (0, 4, 7), "tinyaot_cmsis_depthwise_conv_s8": (0, 4, 7)}
 
@@ -53,10 +53,12 @@ def lower_band_fc(graph, fusion, conv_calls, fc_calls):
     band_conv[at_input] = BandInput(conv.args[at_input].tensor, in_row)
     band_conv[at_output] = band
     header = "tinyaot_band_fc_s8.h"
-    # a DSP core (the portable lowering took the DSP kernel): the slices' sums with SMLAD
-    accumulate, accumulate_header = (("tinyaot_band_fc_accumulate_s8_dsp", "tinyaot_band_fc_s8_dsp.h")
-                                     if fc.kernel == "tinyaot_fully_connected_s8_dsp"
-                                     else ("tinyaot_band_fc_accumulate_s8", header))
+    # a DSP or Helium core (the portable lowering took that level's kernel): the slices' sums with
+    # SMLAD or VMLADAVA
+    accumulate, accumulate_header = {
+        "tinyaot_fully_connected_s8_dsp": ("tinyaot_band_fc_accumulate_s8_dsp", "tinyaot_band_fc_s8_dsp.h"),
+        "tinyaot_fully_connected_s8_mve": ("tinyaot_band_fc_accumulate_s8_mve", "tinyaot_band_fc_s8_mve.h"),
+    }.get(fc.kernel, ("tinyaot_band_fc_accumulate_s8", header))
     return [BandLoop(
         kernel=f"{conv.kernel}+tinyaot_band_fc_s8", params=params, window=window, rows=fusion.rows,
         before=[KernelCall("tinyaot_band_fc_start_s8", [fc_params, bias, accumulators], header=header)],

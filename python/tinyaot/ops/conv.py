@@ -12,7 +12,7 @@ from dataclasses import replace
 import numpy as np
 
 from tinyaot.ops import conv_dsp, depthwise_dsp, float32, overlap, s16
-from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, TensorRef, optional_ref
+from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, ScratchRef, TensorRef, optional_ref
 from tinyaot.quant import fold_input_offset, per_channel_multipliers, wrap_int32
 
 PADDING_SAME, PADDING_VALID = 0, 1
@@ -143,14 +143,16 @@ def _check_io(ctx):
 
 
 def _conv_call(ctx, kernel, ctype, inp, weights, bias, out, own_fields, fold_axis=None, plain_too=False,
-               bias_table=None, instances=(), filter_table=None, header=None):
+               bias_table=None, instances=(), filter_table=None, header=None, scratch=()):
     """The parameters and call CONV_2D and DEPTHWISE_CONV_2D share: sizes, window
     geometry and quantization around the kernel's `own_fields` (both filter
     layouts keep height and width on axes 1 and 2). With `fold_axis` (the output
     channel axis of the filter) the kernel takes the bias with the input offset
     folded in (see fold_input_offset), never NULL; with `plain_too` followed by
     the plain bias (zeros without one); `bias_table`, `filter_table`: tables of the
-    kernel's own making instead (ParamArrays); `header`: the kernel's, if not <kernel>.h."""
+    kernel's own making instead (ParamArrays; the filter's TensorRef for the model's own);
+    `header`: the kernel's, if not <kernel>.h; `scratch`: the bytes of the kernel's one
+    scratch buffer (its last argument), if it takes one."""
     geometry = window_geometry(ctx, inp, out, weights.shape[1], weights.shape[2])
     quant, multipliers, shifts = _quant_fields(ctx, inp, weights, out)
     params = ParamStruct(ctype, {
@@ -181,7 +183,8 @@ def _conv_call(ctx, kernel, ctype, inp, weights, bias, out, own_fields, fold_axi
         filter_arg = TensorRef(weights.index)
     return [KernelCall(kernel, [
         params, multipliers, shifts, TensorRef(inp.index), filter_arg, bias_arg, TensorRef(out.index),
-    ], overlaps=overlaps, instances=list(instances), header=header)]
+        *([ScratchRef(0, "int8_t")] if scratch else []),
+    ], overlaps=overlaps, instances=list(instances), header=header, scratch=list(scratch))]
 
 
 def _conv_1x1_call(ctx, inp, weights, bias, out):
@@ -223,6 +226,27 @@ def _conv_1x1_call(ctx, inp, weights, bias, out):
         instances=[f"TINYAOT_CONV2D_1X1_PAIR_STEP({depth})"] if adjacent else [])]
 
 
+def _conv_mve_call(ctx, inp, weights, bias, out, model_layout=True):
+    """On Helium (MVE) cores every CONV_2D without groups but 1x1, one input channel too
+    (DS-CNN's first layer): tinyaot_conv2d_s8_mve, four pixels' windows gathered into a
+    scratch (4 x filter_h x filter_w x input_ch bytes); the filter [output_ch][h][w][input_ch]
+    is the model's tensor, or (not model_layout) a table of weights.data."""
+    out_ch, filter_h, filter_w, in_ch = weights.shape
+    filter_arg = TensorRef(weights.index) if model_layout else ParamArray("int8_t", weights.data.reshape(-1), True)
+    return _conv_call(ctx, "tinyaot_conv2d_s8_mve", "struct tinyaot_conv2d_params", inp, weights, bias, out, {
+        "filter_ch": in_ch, "groups": 1, "filters_per_group": out_ch, "output_ch": out_ch, "pair4": "NULL",
+    }, fold_axis=0, filter_table=filter_arg, scratch=[4 * filter_h * filter_w * in_ch])
+
+
+def _depthwise_one_channel_mve_call(ctx, inp, weights, bias, out):
+    """On Helium (MVE) cores a DEPTHWISE_CONV_2D of one input channel (micro_speech's layer) is
+    the CONV_2D of its multiplier's filters: [1][h][w][M] transposed to [M][h][w][1]
+    (per-channel scales move from axis 3 to 0), on tinyaot_conv2d_s8_mve."""
+    data = np.ascontiguousarray(np.transpose(weights.data, (3, 1, 2, 0)))
+    as_conv = replace(weights, shape=data.shape, data=data, quant=replace(weights.quant, axis=0))
+    return _conv_mve_call(ctx, inp, as_conv, bias, out, model_layout=False)
+
+
 def _blocks_of_4(weights, groups=1):
     """[output_ch][...] filters in tinyaot_conv2d_1x1_s8's and tinyaot_conv2d_s8's order: in
     each group, each block of four filters as [taps and input channels][4] (the four weights
@@ -258,6 +282,8 @@ def lower_conv(ctx):
     _check_bias(ctx, bias, out_ch)
     if weights.shape[1:3] == (1, 1) and groups == 1:
         return _conv_1x1_call(ctx, inp, weights, bias, out)
+    if ctx.arch == "mve" and groups == 1:
+        return _conv_mve_call(ctx, inp, weights, bias, out)
     if in_ch == 1 and depthwise_mult_fits(weights):
         return _conv_one_channel_call(ctx, inp, weights, bias, out)
     if ctx.dsp and groups == 1 and conv_dsp.gather_fits(weights):
@@ -302,6 +328,8 @@ def lower_depthwise(ctx):
         return s16.depthwise(ctx, inp, weights, bias, out, window_geometry(ctx, inp, out, *weights.shape[1:3]),
                              multiplier)
     _check_bias(ctx, bias, out_ch)
+    if ctx.arch == "mve" and in_ch == 1:
+        return _depthwise_one_channel_mve_call(ctx, inp, weights, bias, out)
     if multiplier > 1 and ctx.dsp and depthwise_dsp.mult_fits(inp, weights):
         return _depthwise_mult_dsp_call(ctx, inp, weights, bias, out)
     if multiplier > 1 and depthwise_mult_fits(weights):

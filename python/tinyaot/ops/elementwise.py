@@ -151,7 +151,9 @@ def _add_kernel_call(ctx, left_shift, subtract=False, square=False, dtypes=("int
     else:
         mo, so = _multiplier_below_one(ctx, twice_max / ((1 << left_shift) * float(out.scale)), "output",
                                        out.index)
-    if ctx.arch == "dsp" and not (subtract or square) and a.dtype == "int8":
+    # SMMLAR: cores with the DSP extension, Helium (MVE) ones too (on mps3_an547 15 instructions
+    # a value where tinyaot_add takes 39)
+    if ctx.dsp and not (subtract or square) and a.dtype == "int8":
         calls = _add_s8_dsp_call(ctx, a, b, out, (m1, s1), (m2, s2), (mo, so))
         if calls:
             return calls

@@ -43,6 +43,12 @@ static inline int32_t tinyaot_vmladava_s8(int32_t acc, tinyaot_s8x16 x, tinyaot_
     return vmladavaq_s8(acc, x, y);
 }
 
+/* The active lanes of v to p, no other byte touched (VSTRB.8 predicated). */
+static inline void tinyaot_vst_s8_p(int8_t *p, tinyaot_s8x16 v, tinyaot_pred lanes)
+{
+    vstrbq_p_s8(p, v, lanes);
+}
+
 typedef int32x4_t tinyaot_s32x4;
 typedef uint32x4_t tinyaot_u32x4;
 
@@ -155,6 +161,14 @@ static inline int32_t tinyaot_vmladava_s8(int32_t acc, tinyaot_s8x16 x, tinyaot_
         sum += (uint32_t)((int32_t)x.lane[i] * y.lane[i]);
     }
     return (int32_t)sum;
+}
+
+static inline void tinyaot_vst_s8_p(int8_t *p, tinyaot_s8x16 v, tinyaot_pred lanes)
+{
+    uint32_t i;
+    for (i = 0; i < lanes; i++) {
+        p[i] = v.lane[i];
+    }
 }
 
 typedef struct {
