@@ -18,15 +18,17 @@ INTERMEDIATES = (("input_to_input_intermediate", "int16", 2 ** -12),
 
 
 def lstm(mb, rng, x, in_scale, shape, units, out_scale=1 / 128, out_zp=0, time_major=False, cell_clip=0.0,
-         cell_scale=2 ** -11, w_scale=0.004):
+         cell_scale=2 ** -11, w_scale=0.004, recurrent_reach=127):
     """Adds an int8 LSTM layer reading x (shape: [batches, steps, features], or [steps, batches,
-    features] time major); returns its output tensor."""
+    features] time major); returns its output tensor. recurrent_reach bounds the recurrent
+    weights' int8 values (CMSIS-NN's LSTM needs the recurrent terms to stay in int16)."""
     n = len(mb.tensors)
     batches = shape[1] if time_major else shape[0]
     features = shape[2]
     w_in = [mb.const(f"lstm{n}_w_in{g}", random_int8(rng, (units, features)), scale=np.float32(w_scale))
             for g in range(4)]
-    w_rec = [mb.const(f"lstm{n}_w_rec{g}", random_int8(rng, (units, units)), scale=np.float32(w_scale * 1.5))
+    w_rec = [mb.const(f"lstm{n}_w_rec{g}", random_int8(rng, (units, units), -recurrent_reach, recurrent_reach),
+                      scale=np.float32(w_scale * 1.5))
              for g in range(4)]
     bias_scale = np.float32(np.float32(in_scale) * np.float32(w_scale))
     reach = int(1.0 / float(bias_scale))  # real biases in [-1, 1], the forget gate's shifted up by 1
