@@ -83,17 +83,3 @@ def test_indices_read_at_run_time(tmp_path):
             interp.reset()
         run_both(inputs(positions=[1, 1, 3, 0], ids=[2, 2, 1]))
 
-
-def test_run_time_indices_of_another_dtype_are_refused(tmp_path):
-    """(int64 tensors that are not constants are refused before: see test_errors_frontend.py.)"""
-    mb = ModelBuilder()
-    data = mb.input("data", "float32", [5, 2])
-    positions = mb.input("positions", "int16", [3])
-    g = mb.tensor("g", "float32", [3, 2])
-    mb.op("GATHER", [data, positions], [g], "GatherOptions", axis=0)
-    mb.output(g)
-    path = tmp_path / "m.tflite"
-    path.write_bytes(mb.build())
-    with pytest.raises(TinyAotError, match=rf"operator 0 \(GATHER\): tensor 'positions': indices computed at run "
-                                           rf"time must be int32 \(as TFLM's kernel\), not int16"):
-        compile_model(path, Options("m"))
