@@ -29,13 +29,11 @@ def _requantize_64(x, multiplier, shift):
     return (x * reduced + (1 << (total_shift - 1))) >> total_shift
 
 
-def _term_range(weights, low, high, bias=None):
-    """(min, max) over rows of weights . v + bias for v in [low, high] (exact, int64)."""
+def _term_range(weights, low, high):
+    """(min, max) over the rows of weights . v for v in [low, high] (exact, int64)."""
     w = weights.astype(np.int64)
     top = np.maximum(w * high, w * low).sum(axis=1)
     bottom = np.minimum(w * high, w * low).sum(axis=1)
-    if bias is not None:
-        top, bottom = top + bias, bottom + bias
     return int(bottom.min()), int(top.max())
 
 
