@@ -12,9 +12,13 @@ import numpy as np
 import pytest
 
 from test_models_host import check_against_tflm
+from tinyaot.codegen.emit import emit
+from tinyaot.compiler import Options, compile_model
 from tinyaot.modelbuilder import ModelBuilder
 from tinyaot.testing.models_basic import fc
 from tinyaot.testing.models_conv import RELU, RELU6, RELU_N1_TO_1, VALID, conv, depthwise, pool
+from tinyaot.testing.models_lstm import lstm
+from tinyaot.testing.variants import variant_of
 
 
 def _run_single_op(tmp_path, build):
@@ -175,3 +179,48 @@ def test_elementwise_broadcast_falls_back_with_reason(op, tmp_path, cmsis_nn):
     (chosen,) = _run_single_op(tmp_path, _binary(op, [2, 3, 5], [1, 3, 1], [2, 3, 5], RELU))
     assert chosen == (op, "portable", "broadcast of [2, 3, 5] and [1, 3, 1]: CMSIS-NN's elementwise kernels "
                                       "take equal shapes only")
+
+
+def _two_lstms(recurrent_reach=40, cell_clip=2.0, cell_scale=2 ** -11):
+    """x[2, 5, 12] -> int8 LSTM of 16 units, batch major (hidden zero point 2, cell clip) ->
+    its [2, 5, 16] output read time major (2 steps of 5 batches) by an LSTM of 8 units."""
+    rng = np.random.default_rng(5)
+    mb = ModelBuilder()
+    scale = np.float32(0.02)
+    x = mb.input("x", "int8", [2, 5, 12], scale=scale, zero_point=-3)
+    h = lstm(mb, rng, x, scale, [2, 5, 12], 16, out_zp=2, cell_clip=cell_clip, cell_scale=cell_scale,
+             recurrent_reach=recurrent_reach)
+    mb.output(lstm(mb, rng, h, np.float32(1 / 128), [2, 5, 16], 8, time_major=True, recurrent_reach=recurrent_reach))
+    return mb.build()
+
+
+@pytest.mark.parametrize("form", ["int8", "16x8"])
+def test_lstm_keeps_state(form, tmp_path, cmsis_nn):
+    """arm_nn_lstm_step_s8 / _s16 step by step, batch major and time major: 4 calls carrying
+    the hidden and cell states (the variable tensors), bit-exact with TFLM. The arena holds
+    the first layer's output and the second's two int16 gate buffers (time major: one step's 5
+    batches of 8 units; the first's, one batch at a time, are smaller)."""
+    path = tmp_path / "m.tflite"
+    path.write_bytes(_two_lstms() if form == "int8" else variant_of(_two_lstms, "16x8")())
+    check_against_tflm(path, "m", tmp_path / "out", calls=4, kernels="cmsis-nn")
+    report = json.loads((tmp_path / "out" / "m.json").read_text())
+    assert [(op["backend"], op["backend_reason"]) for op in report["operators"]] == [("cmsis-nn", None)] * 2
+    activation_bytes = 2 * 5 * 16 * (1 if form == "int8" else 2)
+    assert report["arena_size"] == activation_bytes + 2 * 2 * 5 * 8
+
+
+@pytest.mark.parametrize("change,reason", [
+    ({"recurrent_reach": 127}, "the output gate's recurrent weights can take its recurrent term out of int16: "
+                               "TFLM saturates it before adding, CMSIS-NN does not"),
+    ({"cell_clip": 1e-4}, "the cell clip quantizes to 0: TFLM clips the cell state to 0, CMSIS-NN reads 0 as no "
+                          "clipping"),
+    ({"cell_scale": 2 ** -16}, "the input gate x cell gate product can leave int16 at this cell state scale: TFLM "
+                               "saturates it before adding, CMSIS-NN does not"),
+])
+def test_lstm_falls_back_with_reason(change, reason, tmp_path):
+    """Where CMSIS-NN's LSTM would not saturate as TFLM does, the portable kernel stays."""
+    path = tmp_path / "m.tflite"
+    path.write_bytes(_two_lstms(**change))
+    emit(compile_model(path, Options("m", kernels="cmsis-nn")), tmp_path / "out")
+    report = json.loads((tmp_path / "out" / "m.json").read_text())
+    assert (report["operators"][0]["backend"], report["operators"][0]["backend_reason"]) == ("portable", reason)

@@ -65,8 +65,27 @@ def test_maximum_minimum_with_differing_quantization(tmp_path, op):
 
 def test_int8_div_is_not_supported(tmp_path):
     with pytest.raises(TinyAotError, match=r"operator 0 \(DIV\): tensor 'a': dtype int8 is not supported here "
-                                           r"\(supported: float32\)"):
+                                           r"\(supported: float32, int32\)"):
         compile_bytes(tmp_path, binary_model("DIV", [4], [4], [4]))
+
+
+def _int32_div(divisor=None, quantized=False):
+    mb = ModelBuilder()
+    a = mb.input("a", "int32", [4], **(Q if quantized else {}))
+    b = mb.const("b", np.array(divisor, np.int32)) if divisor is not None else mb.input("b", "int32", [4])
+    y = mb.tensor("y", "int32", [4])
+    mb.op("DIV", [a, b], [y], "DivOptions")
+    mb.output(y)
+    return mb.build()
+
+
+@pytest.mark.parametrize("data,message", [
+    (_int32_div([3, 0, -1, 2]), r"tensor 'b': the constant int32 divisor holds a 0 \(undefined in TFLM\)"),
+    (_int32_div(quantized=True), r"tensor 'a': int32 DIV takes unquantized inputs only \(as TFLM\)"),
+])
+def test_int32_div_refused(data, message, tmp_path):
+    with pytest.raises(TinyAotError, match=r"operator 0 \(DIV\): " + message):
+        compile_bytes(tmp_path, data)
 
 
 def test_unsupported_fused_activation(tmp_path):

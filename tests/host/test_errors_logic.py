@@ -50,7 +50,7 @@ def _log_softmax_output(quant):
 
 def _gather_nd_runtime():
     def build(mb):
-        p, i = mb.input("p", "float32", [3, 4]), mb.input("i", "int32", [2, 1])
+        p, i = mb.input("p", "float32", [3, 4]), mb.input("i", "int16", [2, 1])
         mb.op("GATHER_ND", [p, i], [mb.output(mb.tensor("y", "float32", [2, 4]))])
     return _model(build)
 
@@ -90,7 +90,8 @@ CASES = [
     (_log_softmax_output(dict(scale=0.1, zero_point=127)),
      r"operator 0 \(LOG_SOFTMAX\): tensor 'y': output quantization \(scale 0.1, zero point 127\) is not TFLM's "
      r"\(scale 0.0625, zero point 127\)"),
-    (_gather_nd_runtime(), r"operator 0 \(GATHER_ND\): tensor 'i': indices computed at run time are not supported"),
+    (_gather_nd_runtime(), r"operator 0 \(GATHER_ND\): tensor 'i': indices computed at run time must be int32 "
+                           r"\(as TFLM's kernel\), not int16"),
     (_lookup([0, 3]), r"operator 0 \(EMBEDDING_LOOKUP\): tensor 'ids': id 3 is outside 0..2"),
     (_update([4, 1]), r"operator 0 \(DYNAMIC_UPDATE_SLICE\): tensor 'u': update shape \[4, 1\] does not fit in "
                       r"operand shape \[3, 4\]"),

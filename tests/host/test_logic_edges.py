@@ -2,7 +2,8 @@
 infinities, -0.0 and equal values; int8 values of two scales that stand for the same real
 value (TFLM's rescaled comparison decides), the int8 and int32 extremes; CAST of the
 integer extremes (narrowing wraps) and of float32 values at the ends of the int8 range (beyond
-it the conversion is undefined in C and C++: TFLM's vectorised host build saturates)."""
+it the conversion is undefined in C and C++: TFLM's vectorised host build saturates); int32 DIV where
+C++ is undefined (no oracle)."""
 
 import numpy as np
 import pytest
@@ -128,3 +129,17 @@ def test_int8_log_softmax_edges_match_tflm(own_model, tmp_path):
         for k, expected in enumerate(outputs):
             assert host.get_output(k).tobytes() == expected.tobytes(), f"output {k}"
     assert len(set(np.concatenate([o.reshape(-1) for o in outputs]).tolist())) > 5  # not one saturated value
+
+
+def test_int32_div_where_cpp_is_undefined(tmp_path):
+    """int32 DIV's two cases C++ leaves undefined (TFLM on x86 traps, so no oracle): INT32_MIN / -1
+    wraps to INT32_MIN, a divisor 0 computed at run time gives 0; the others truncate toward zero."""
+    from test_errors_elementwise import _int32_div
+    path = tmp_path / "m.tflite"
+    path.write_bytes(_int32_div())
+    emit(compile_model(path, Options("m")), tmp_path / "out")
+    with HostModel(tmp_path / "out", "m") as host:
+        host.set_input(0, np.array([-2**31, 5, -7, 9], np.int32))
+        host.set_input(1, np.array([-1, 0, 2, -2], np.int32))
+        host.run()
+        assert host.get_output(0).tolist() == [-2**31, 0, -3, -4]

@@ -1,5 +1,5 @@
 """CMSIS-NN backend: CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, AVERAGE_POOL_2D,
-MAX_POOL_2D, SOFTMAX, ADD, MUL and SVDF become calls into Arm's CMSIS-NN v7 kernels
+MAX_POOL_2D, SOFTMAX, ADD, MUL, SVDF and UNIDIRECTIONAL_SEQUENCE_LSTM (cmsis_nn_lstm.py) become calls into Arm's CMSIS-NN v7 kernels
 (through tinyaot_cmsis_nn.h) where CMSIS-NN supports their parameters; every
 other operator keeps its portable kernel, and so does one whose portable kernel is
 exact and faster on the core (FASTER_PORTABLE: a DSP core's same-shape ADD).
@@ -17,7 +17,7 @@ Prepare): a flash table here.
 
 import numpy as np
 
-from tinyaot.backends import CPU_ARCH, cmsis_nn_overlap
+from tinyaot.backends import CPU_ARCH, cmsis_nn_lstm, cmsis_nn_overlap
 from tinyaot.ops import elementwise
 from tinyaot.ops.base import KernelCall, LowerContext, ParamArray, ParamStruct, ScratchRef, TensorRef, optional_ref
 from tinyaot.ops.conv import window_geometry
@@ -44,7 +44,10 @@ def lower(ctx, portable_calls, cpu, pointwise_im2col=False):
         portable_calls, faster = _HANDLERS_PORTABLE[ctx.op.type](LowerContext(ctx.graph, ctx.op, ctx.optimize)), []
     if faster:
         return portable_calls, faster[0]
-    reason = _unsupported(ctx)
+    if ctx.op.type == "UNIDIRECTIONAL_SEQUENCE_LSTM":
+        reason = cmsis_nn_lstm.unsupported(ctx, portable_calls, CPU_ARCH[cpu])
+    else:
+        reason = _unsupported(ctx)
     if reason:
         return portable_calls, reason
     if handler is _lower_conv:
@@ -291,6 +294,7 @@ _HANDLERS = {
         "input2_shift")),
     "MUL": _lower_elementwise("tinyaot_cmsis_mul_s8", "struct tinyaot_cmsis_mul_params", _OFFSETS_AND_RANGE),
     "SVDF": _lower_svdf,
+    "UNIDIRECTIONAL_SEQUENCE_LSTM": cmsis_nn_lstm.lower,
 }
 
 

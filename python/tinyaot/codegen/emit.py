@@ -191,12 +191,15 @@ class _CodegenContext:
             lines.append("view: shares its input's storage, no code" if op.outputs
                          else "no code of its own")
         comment = c_comment(f"{op.index}: {step_title(self.model, op)} ({ins} -> {outs})")
-        return {"comment": comment, "lines": lines, "calls": bool(calls), "index": index}
+        checked = any(getattr(c, "checked", False) for c in calls)  # band loops: never
+        return {"comment": comment, "lines": lines, "calls": bool(calls), "index": index, "checked": checked}
 
     def _call(self, op, suffix, scratch_base, call):
         self.headers.add(call.header_file)
         self.instances.update(call.instances)
         args = [self._arg(op, suffix, scratch_base, k, a, call.kernel) for k, a in enumerate(call.args)]
+        if call.checked:
+            return f"TINYAOT_RETURN_IF_ERROR({call.kernel}({', '.join(args)}));"
         return f"{call.kernel}({', '.join(args)});"
 
     def _band_loop(self, op, suffix, scratch_base, loop):
@@ -392,7 +395,7 @@ class _CodegenContext:
             "cmsis_nn_arch": (CPU_ARCH[opts.cpu] if cmsis_nn.HEADER in self.headers else None),
             "cpu": opts.cpu, "arch": CPU_ARCH[opts.cpu], "optimize": opts.optimize,
             "weights": self._weights(), "params": self.params, "steps": self.steps,
-            "once_flags": self.once_flags,
+            "once_flags": self.once_flags, "checked": any(s["checked"] for s in self.steps),
         }
 
     def _blob_values(self):

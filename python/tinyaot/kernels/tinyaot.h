@@ -73,6 +73,18 @@ struct tinyaot_model {
 /* run() of a model in an arena group (--shared-arena) while another model of
  * the group runs, when built with -DTINYAOT_ARENA_GROUP_CHECK. */
 #define TINYAOT_ERROR_ARENA_BUSY (-9)
+/* An index read at run time (GATHER, GATHER_ND, EMBEDDING_LOOKUP) is out of
+ * range: TFLM's Invoke() fails too. */
+#define TINYAOT_ERROR_INDEX_OUT_OF_RANGE (-10)
+
+/* In a generated step: return a kernel's error code, go on on TINYAOT_OK. */
+#define TINYAOT_RETURN_IF_ERROR(call)                \
+    do {                                            \
+        const int32_t tinyaot_status_ = (call);     \
+        if (tinyaot_status_ != TINYAOT_OK) {        \
+            return tinyaot_status_;                 \
+        }                                           \
+    } while (0)
 
 #if defined(__GNUC__) || defined(__clang__)
 #define TINYAOT_ALIGNED(n) __attribute__((aligned(n)))

@@ -1,12 +1,14 @@
 /*
- * tinyaot_arith_i32.h - int32 ADD, SUB, MUL and SQUARED_DIFFERENCE with
- * broadcasting, TFLM's reference_ops::Add, Sub, Mul and squared_difference.cc
+ * tinyaot_arith_i32.h - int32 ADD, SUB, MUL, DIV and SQUARED_DIFFERENCE with
+ * broadcasting, TFLM's reference_ops::Add, Sub, Mul, Div and squared_difference.cc
  * on int32_t: one integer operation per value, then the activation's range
  * (CalculateActivationRange: RELU [0, max], RELU6 [0, 6], RELU_N1_TO_1
  * [-1, 1]; ADD and SQUARED_DIFFERENCE take the whole int32 range, as TFLM).
  * Where TFLM's int32 arithmetic overflows (undefined in C++) the result wraps,
  * as every Arm and x86 build of it does; here in unsigned arithmetic, which is
- * defined. The broadcast is walked as tinyaot_broadcast.h describes.
+ * defined. DIV truncates toward zero, as C++; its two undefined cases are
+ * defined here: INT32_MIN / -1 wraps to INT32_MIN, x / 0 gives 0 (what the
+ * Cortex-M3's SDIV gives; TFLM on x86 traps). The broadcast is walked as tinyaot_broadcast.h describes.
  */
 #ifndef TINYAOT_ARITH_I32_H
 #define TINYAOT_ARITH_I32_H
@@ -18,7 +20,7 @@
 struct tinyaot_arith_i32_params {
     int32_t size;     /* output values */
     int32_t rank;     /* entries in dims/strides, 1..TINYAOT_BROADCAST_MAX_DIMS */
-    int32_t op;       /* TINYAOT_ARITH_ADD, _SUB, _MUL or _SQUARED_DIFFERENCE */
+    int32_t op;       /* TINYAOT_ARITH_ADD, _SUB, _MUL, _DIV or _SQUARED_DIFFERENCE */
     int32_t act_min;  /* the fused activation's range */
     int32_t act_max;
 };
@@ -30,6 +32,7 @@ static inline int32_t tinyaot_arith_one_i32(int32_t op, int32_t a, int32_t b)
     case TINYAOT_ARITH_ADD: return (int32_t)(ua + ub);
     case TINYAOT_ARITH_SUB: return (int32_t)(ua - ub);
     case TINYAOT_ARITH_MUL: return (int32_t)(ua * ub);
+    case TINYAOT_ARITH_DIV: return b == 0 ? 0 : (b == -1 ? (int32_t)(0u - ua) : a / b);
     default: return (int32_t)((ua - ub) * (ua - ub));
     }
 }

@@ -13,7 +13,10 @@
 
 #include <stdint.h>
 
+#include <string.h>
+
 #include "arm_nnfunctions.h"
+#include "arm_nnsupportfunctions.h" /* arm_nn_lstm_step_s8, _s16 */
 
 /* CONV_2D and DEPTHWISE_CONV_2D (ch_mult is 1 for CONV_2D). */
 struct tinyaot_cmsis_conv_params {
@@ -302,6 +305,130 @@ static inline int32_t tinyaot_cmsis_svdf_s8(const struct tinyaot_cmsis_svdf_para
     return arm_svdf_state_s16_s8(&filter_ctx, &unit_ctx, &svdf, &quant_1, &quant_2, &input_dims, input,
                                  &state_dims, state, &feature_dims, feature, &time_dims, time, &bias_dims, bias,
                                  &output_dims, output);
+}
+
+/*
+ * UNIDIRECTIONAL_SEQUENCE_LSTM, int8 or 16x8: arm_nn_lstm_step_s8 / _s16 step by
+ * step. Not arm_lstm_unidirectional_s8 / _s16: they zero the cell state and start
+ * without a hidden state at every call, while TFLM keeps both variable tensors
+ * between calls; here the step reads the hidden state tensor at the first step
+ * and updates the cell state tensor in place, and the last step's output is
+ * copied into the hidden state. Batch-major input runs one batch at a time
+ * (params built for one batch): each batch's first step then reads its own
+ * contiguous state row. Scratch: two int16 gate buffers of batches x units
+ * (time major) or units values.
+ */
+struct tinyaot_cmsis_lstm_params {
+    int32_t batches, steps, input_size, units, time_major;
+    int32_t input_offset;      /* -input zero point */
+    int32_t output_offset;     /* the hidden state's (and output's) zero point */
+    int32_t cell_clip;         /* quantized; 0: none */
+    int32_t cell_scale_power;  /* the cell state's scale is 2^cell_scale_power */
+};
+
+/* multiplier, shift: per gate (TFLite's order: input, forget, cell, output) the input FC's,
+   then the recurrent FC's, then forget x cell, input x cell gate, output x tanh(cell).
+   bias: per gate the input FC's effective bias (bias and input offset), then the recurrent
+   FC's (hidden offset): bias_stride values apart, [units] each. */
+static inline void tinyaot_cmsis_lstm_setup(cmsis_nn_lstm_params *lstm, const struct tinyaot_cmsis_lstm_params *p,
+                                            const int32_t *multiplier, const int32_t *shift, const void *bias_in,
+                                            const void *bias_rec, size_t bias_stride, size_t bias_rec_stride,
+                                            const int8_t *const *input_weights, const int8_t *const *recurrent_weights)
+{
+    cmsis_nn_lstm_gate *gates[4];
+    int32_t g;
+    gates[0] = &lstm->input_gate;
+    gates[1] = &lstm->forget_gate;
+    gates[2] = &lstm->cell_gate;
+    gates[3] = &lstm->output_gate;
+    lstm->time_major = p->time_major;
+    lstm->batch_size = p->time_major ? p->batches : 1;
+    lstm->time_steps = p->steps;
+    lstm->input_size = p->input_size;
+    lstm->hidden_size = p->units;
+    lstm->input_offset = p->input_offset;
+    lstm->forget_to_cell_multiplier = multiplier[8];
+    lstm->forget_to_cell_shift = shift[8];
+    lstm->input_to_cell_multiplier = multiplier[9];
+    lstm->input_to_cell_shift = shift[9];
+    lstm->cell_clip = p->cell_clip;
+    lstm->cell_scale_power = p->cell_scale_power;
+    lstm->output_multiplier = multiplier[10];
+    lstm->output_shift = shift[10];
+    lstm->output_offset = p->output_offset;
+    for (g = 0; g < 4; g++) {
+        cmsis_nn_lstm_gate *gate = gates[g];
+        gate->input_multiplier = multiplier[g];
+        gate->input_shift = shift[g];
+        gate->input_weights = input_weights[g];
+        gate->input_effective_bias = (const uint8_t *)bias_in + (size_t)g * bias_stride;
+        gate->hidden_multiplier = multiplier[4 + g];
+        gate->hidden_shift = shift[4 + g];
+        gate->hidden_weights = recurrent_weights[g];
+        gate->hidden_effective_bias = (const uint8_t *)bias_rec + (size_t)g * bias_rec_stride;
+        gate->bias = NULL;  /* read by neither step: the effective biases hold it */
+        gate->activation_type = g == 2 ? ARM_TANH : ARM_SIGMOID;
+    }
+}
+
+/* The step loop of both forms: `lstm_step` is arm_nn_lstm_step_s8 or _s16, `type` int8_t or int16_t. */
+#define TINYAOT_CMSIS_LSTM_STEPS(type, lstm_step)                                                                  \
+    do {                                                                                                          \
+        const int32_t runs = p->time_major ? 1 : p->batches;    /* batch-major: one batch a run */                \
+        const int32_t rows = p->time_major ? p->batches : 1;    /* rows of one step */                            \
+        int32_t run, t;                                                                                           \
+        ctx.temp1 = gate_scratch1;                                                                                \
+        ctx.temp2 = gate_scratch2;                                                                                \
+        for (run = 0; run < runs; run++) {                                                                        \
+            const type *h = hidden + run * p->units;                                                              \
+            type *out = NULL;                                                                                     \
+            ctx.cell_state = cell + run * p->units;                                                               \
+            for (t = 0; t < p->steps; t++) {                                                                      \
+                const int32_t row = p->time_major ? t * p->batches : run * p->steps + t;                          \
+                out = output + row * p->units;                                                                    \
+                status = lstm_step(input + row * p->input_size, h, out, &lstm, &ctx, 1);                          \
+                if (status != ARM_CMSIS_NN_SUCCESS) {                                                             \
+                    return status;                                                                                \
+                }                                                                                                 \
+                h = out;                                                                                          \
+            }                                                                                                     \
+            memcpy(hidden + run * p->units, out, (size_t)(rows * p->units) * sizeof(type));                        \
+        }                                                                                                         \
+    } while (0)
+
+static inline int32_t tinyaot_cmsis_lstm_s8(const struct tinyaot_cmsis_lstm_params *p, const int32_t *multiplier,
+                                            const int32_t *shift, const int32_t *bias, int16_t *gate_scratch1,
+                                            int16_t *gate_scratch2, const int8_t *input,
+                                            const int8_t *const *input_weights,
+                                            const int8_t *const *recurrent_weights, int8_t *hidden, int16_t *cell,
+                                            int8_t *output)
+{
+    cmsis_nn_lstm_params lstm;
+    cmsis_nn_lstm_context ctx;
+    arm_cmsis_nn_status status = ARM_CMSIS_NN_SUCCESS;
+    const size_t stride = (size_t)p->units * sizeof(int32_t);
+    tinyaot_cmsis_lstm_setup(&lstm, p, multiplier, shift, bias, bias + 4 * p->units, stride, stride, input_weights,
+                             recurrent_weights);
+    TINYAOT_CMSIS_LSTM_STEPS(int8_t, arm_nn_lstm_step_s8);
+    return status;
+}
+
+/* bias: the four gates' int64 biases [gate][unit], then `units` zeros: every gate's recurrent
+   effective bias (the hidden state's zero point is 0). */
+static inline int32_t tinyaot_cmsis_lstm_s16(const struct tinyaot_cmsis_lstm_params *p, const int32_t *multiplier,
+                                             const int32_t *shift, const int64_t *bias, int16_t *gate_scratch1,
+                                             int16_t *gate_scratch2, const int16_t *input,
+                                             const int8_t *const *input_weights,
+                                             const int8_t *const *recurrent_weights, int16_t *hidden, int16_t *cell,
+                                             int16_t *output)
+{
+    cmsis_nn_lstm_params lstm;
+    cmsis_nn_lstm_context ctx;
+    arm_cmsis_nn_status status = ARM_CMSIS_NN_SUCCESS;
+    tinyaot_cmsis_lstm_setup(&lstm, p, multiplier, shift, bias, bias + 4 * p->units,
+                             (size_t)p->units * sizeof(int64_t), 0, input_weights, recurrent_weights);
+    TINYAOT_CMSIS_LSTM_STEPS(int16_t, arm_nn_lstm_step_s16);
+    return status;
 }
 
 #endif /* TINYAOT_CMSIS_NN_H */

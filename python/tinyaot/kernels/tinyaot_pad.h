@@ -1,5 +1,5 @@
 /*
- * tinyaot_pad.h - constant padding (PAD, PADV2) of int8, int16 and float32.
+ * tinyaot_pad.h - constant padding (PAD, PADV2) of int8, int16, int32 and float32.
  *
  * Matches TFLM's reference_ops::Pad, which only moves values: the output is
  * the input surrounded by the pad value. Done here in one forward walk over
@@ -22,7 +22,7 @@ struct tinyaot_pad_params {
     int32_t input_size;   /* input values */
     int32_t output_size;  /* output values */
     int32_t first;        /* output index of the first input value */
-    int32_t value_bytes;  /* bytes per value: 1 (int8), 2 (int16), 4 (float32) */
+    int32_t value_bytes;  /* bytes per value: 1 (int8), 2 (int16), 4 (int32, float32) */
 };
 
 /* dims: input dimensions; strides: output strides of those dimensions;

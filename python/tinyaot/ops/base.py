@@ -69,6 +69,9 @@ class KernelCall:
     # File-scope C the call's parameters name: kernel loops instantiated for this model's
     # shapes (e.g. TINYAOT_CONV2D_PAIR4_STEP(16)).
     instances: list = field(default_factory=list)
+    # The kernel returns TINYAOT_OK or an error code (e.g. an index read at run time out of
+    # range, which TFLM fails the inference on): run() stops there and returns it.
+    checked: bool = False
 
     @property
     def header_file(self):

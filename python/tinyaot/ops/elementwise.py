@@ -1,4 +1,4 @@
-"""ADD, SUB, SQUARED_DIFFERENCE and MUL, int8 and int32 (lower_i32); ADD, SUB, SQUARED_DIFFERENCE and MUL int16 (16x8); ADD, SUB,
+"""ADD, SUB, SQUARED_DIFFERENCE and MUL, int8 and int32 (lower_i32, DIV too); ADD, SUB, SQUARED_DIFFERENCE and MUL int16 (16x8); ADD, SUB,
 MUL, SQUARED_DIFFERENCE, FLOOR_DIV, FLOOR_MOD (and PRELU's kernel) in float32; with TFLite's broadcasting (up
 to 6 dimensions, 4 for int16 ADD and MUL).
 
@@ -205,7 +205,7 @@ def lower_f32(ctx, op, max_rank=MAX_DIMS, why=""):
 
 
 def lower_i32(ctx, op, max_rank, activation=True):
-    """int32 ADD, SUB, MUL and SQUARED_DIFFERENCE: TFLM's reference kernels on int32_t (kernels/
+    """int32 ADD, SUB, MUL, DIV and SQUARED_DIFFERENCE: TFLM's reference kernels on int32_t (kernels/
     tinyaot_arith_i32.h); broadcasts over at most max_rank dimensions (TFLM's); activation=False
     where TFLM ignores the fused activation (ADD, SQUARED_DIFFERENCE)."""
     a, b, out, shape = _plain_operands(ctx, "int32")
@@ -285,10 +285,20 @@ def lower_mul(ctx):
 
 
 def lower_div(ctx):
-    """float32 only (TFLM's int8 DIV is not here)."""
+    """float32 and int32 (TFLM's int8 DIV is not here: see the README). int32, as TFLM:
+    unquantized inputs, broadcast over at most 5 dimensions (BroadcastDivSlow). A constant
+    divisor holding a 0 is refused: C++'s division by 0 is undefined (it traps on x86)."""
     ctx.expect(len(ctx.op.inputs) == 2, f"expects 2 inputs, has {len(ctx.op.inputs)}")
-    ctx.expect_dtype(ctx.input(0), "float32")
-    return lower_f32(ctx, "TINYAOT_ARITH_DIV")
+    ctx.expect_dtype(ctx.input(0), "float32", "int32")
+    if ctx.input(0).dtype == "float32":
+        return lower_f32(ctx, "TINYAOT_ARITH_DIV")
+    for t in (ctx.input(0), ctx.input(1)):
+        ctx.expect(t.quant is None, "int32 DIV takes unquantized inputs only (as TFLM)", t.index)
+    divisor = ctx.input(1)
+    if divisor.is_constant and divisor.dtype == "int32":
+        ctx.expect(np.all(divisor.data != 0), "the constant int32 divisor holds a 0 (undefined in TFLM)",
+                   divisor.index)
+    return lower_i32(ctx, "TINYAOT_ARITH_DIV", 5)
 
 
 def _lower_floor_div_or_mod(ctx, op):

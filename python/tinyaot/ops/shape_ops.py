@@ -17,7 +17,7 @@ from tinyaot.quant import INT_RANGES
 MAX_CONCAT_INPUTS = 10  # TFLM's kMaxInputNum
 MAX_CONCAT_DIMS = 6  # RuntimeShape::kMaxSmallSize
 MAX_PAD_DIMS = 5  # reference_ops::PadKernelMaxDimensionCount()
-PAD_DTYPES = {"int8": "int8_t", "int16": "int16_t", "float32": "float"}  # -> C type of the pad value
+PAD_DTYPES = {"int8": "int8_t", "int16": "int16_t", "int32": "int32_t", "float32": "float"}  # -> pad value's C type
 MIRROR_PAD_MAX_DIMS = 6  # kernels/tinyaot_mirror_pad.h
 MIRROR_REFLECT = 0  # tflite.MirrorPadMode.REFLECT (SYMMETRIC is 1)
 
@@ -107,7 +107,8 @@ def lower_pad(ctx):
     ctx.expect(inp.num_elements > 0, f"empty input shape {list(inp.shape)} is not supported", inp.index)
     ctx.expect_dtype(inp, *PAD_DTYPES)
     ctx.expect_dtype(out, inp.dtype)
-    if inp.dtype != "float32":
+    quantized = inp.dtype in ("int8", "int16")  # TFLM's int32 PAD ignores quantization: the values are copied
+    if quantized:
         ctx.expect_quantized(out)
     rank = len(inp.shape)
     ctx.expect(rank <= MAX_PAD_DIMS, f"input rank {rank} is above {MAX_PAD_DIMS} (TFLM's limit)", inp.index)
@@ -125,7 +126,7 @@ def lower_pad(ctx):
                f"output shape {list(out.shape)} is not input shape {list(inp.shape)} padded by "
                f"{pads.tolist()}, {expected}", out.index)
     if value is None:
-        # TFLM pads int8 with the output zero point (the quantized 0.0), int16 and float32 with a plain 0.
+        # TFLM pads int8 with the output zero point (the quantized 0.0), int16, int32 and float32 with a plain 0.
         pad_value = out.zero_point if out.dtype == "int8" else 0
         low, high = INT_RANGES.get(out.dtype, (pad_value, pad_value))
         ctx.expect(low <= pad_value <= high, f"output zero point is outside {out.dtype}", out.index)
@@ -133,7 +134,7 @@ def lower_pad(ctx):
         ctx.expect_dtype(value, out.dtype)
         ctx.expect_constant(value)
         ctx.expect(value.num_elements == 1, "the pad value must be a single value", value.index)
-        if out.dtype != "float32":
+        if quantized:
             _same_quantization(ctx, value, out, "pad value")
         pad_value = value.data.reshape(-1)[0]
         ctx.expect(np.isfinite(pad_value), f"pad value {pad_value} is not finite", value.index)

@@ -23,7 +23,7 @@ def _expect_shape(ctx, out, shape):
 
 def lower_slice(ctx):
     inp, out = ctx.input(0), ctx.output()
-    expect_moved_values(ctx, inp, [out], ("int8", "int16", "int32", "float32", "bool"))
+    expect_moved_values(ctx, inp, [out], ("int8", "uint8", "int16", "int32", "float32", "bool"))
     rank = len(inp.shape)
     begin = constant_ints(ctx, ctx.input(1))
     size = constant_ints(ctx, ctx.input(2))
@@ -64,7 +64,7 @@ def _stop_for_axis(end, stride, axis_size, masked, start, shrink):
 def lower_strided_slice(ctx):
     ctx.expect(len(ctx.op.inputs) == 4, f"expects 4 inputs (input, begin, end, strides), has {len(ctx.op.inputs)}")
     inp, out = ctx.input(0), ctx.output()
-    expect_moved_values(ctx, inp, [out], ("int8", "int16", "int32", "float32", "bool"))
+    expect_moved_values(ctx, inp, [out], ("int8", "uint8", "int16", "int32", "float32", "bool"))
     rank = len(inp.shape)
     begin, end, strides = (constant_ints(ctx, ctx.input(k)) for k in (1, 2, 3))
     ctx.expect(len(begin) == len(end) == len(strides) == rank,
@@ -159,7 +159,7 @@ def lower_unpack(ctx):
 def lower_reverse_v2(ctx):
     """The input read backwards along the constant axes, which TFLM requires to be adjacent."""
     inp, out = ctx.input(0), ctx.output()
-    expect_moved_values(ctx, inp, [out], ("int8", "int16", "int32", "float32", "bool"))
+    expect_moved_values(ctx, inp, [out], ("int8", "uint8", "int16", "int32", "float32", "bool"))
     rank = len(inp.shape)
     axes = sorted(_axis(ctx, a, rank, ctx.op.inputs[1]) for a in constant_ints(ctx, ctx.input(1)))
     ctx.expect(not axes or axes == list(range(axes[0], axes[0] + len(axes))),

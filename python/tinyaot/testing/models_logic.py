@@ -2,7 +2,7 @@
 rescaled, int32, bool), LOGICAL_AND/OR/NOT, SELECT_V2, REDUCE_ALL and CAST; and the
 operators that move values by index: GATHER_ND, EMBEDDING_LOOKUP, DYNAMIC_UPDATE_SLICE; bool
 through SLICE, STRIDED_SLICE, CONCATENATION and REVERSE_V2; and
-the integer forms of RSQRT (int8), ABS (int16) and ADD, SUB, MUL, SQUARED_DIFFERENCE (int32).
+the integer forms of RSQRT (int8), ABS (int16), ADD, SUB, MUL, SQUARED_DIFFERENCE (int32); int32 DIV, PAD, PADV2, uint8 REVERSE_V2.
 Each case is a model output, compared with TFLM (host); logic_sample puts every new kernel
 on the M3 in one small model. tests/host/test_logic_edges.py feeds NaN, infinities and the
 integer extremes through compare_logic."""
@@ -235,4 +235,26 @@ def arith_int32():
         mb.op(op_type, [a, b], [_out(mb, "int32", [2, 3, 4])], options, fused_activation_function=act)
     mb.op("SQUARED_DIFFERENCE", [a, b], [_out(mb, "int32", [2, 3, 4])], "SquaredDifferenceOptions")
     mb.op("MUL", [a, a], [_out(mb, "int32", [2, 3, 4])], "MulOptions", fused_activation_function=2)
+    return mb.build()
+
+
+@test_model("int32_uint8_forms", targets=False)
+def int32_uint8_forms():
+    """Dtypes TFLM has that came later here: int32 DIV [2,3,4] by [3,1] (both computed, full
+    int32 range: truncated toward zero, as C++), with RELU, and by a constant [4] holding
+    negatives and -1 (broadcast over the last axis); int32 PAD with 0 and PADV2 with -5;
+    uint8 REVERSE_V2."""
+    mb = ModelBuilder()
+    a = mb.input("a", "int32", [2, 3, 4])
+    b = mb.input("b", "int32", [3, 1])
+    mb.op("DIV", [a, b], [_out(mb, "int32", [2, 3, 4])], "DivOptions")
+    mb.op("DIV", [a, b], [_out(mb, "int32", [2, 3, 4])], "DivOptions", fused_activation_function=1)
+    divisor = mb.const("divisor", np.array([7, -3, -1, 2], np.int32))
+    mb.op("DIV", [a, divisor], [_out(mb, "int32", [2, 3, 4])], "DivOptions")
+    pads = mb.const("pads", np.array([[0, 1], [1, 0], [2, 1]], np.int32))
+    mb.op("PAD", [a, pads], [_out(mb, "int32", [3, 4, 7])], "PadOptions")
+    mb.op("PADV2", [a, pads, mb.const("pad_value", np.array([-5], np.int32))], [_out(mb, "int32", [3, 4, 7])],
+          "PadV2Options")
+    u = mb.input("u", "uint8", [3, 5])
+    mb.op("REVERSE_V2", [u, mb.const("last_axis", np.array([1], np.int32))], [_out(mb, "uint8", [3, 5])])
     return mb.build()

@@ -18,15 +18,17 @@ INTERMEDIATES = (("input_to_input_intermediate", "int16", 2 ** -12),
 
 
 def lstm(mb, rng, x, in_scale, shape, units, out_scale=1 / 128, out_zp=0, time_major=False, cell_clip=0.0,
-         cell_scale=2 ** -11, w_scale=0.004):
+         cell_scale=2 ** -11, w_scale=0.004, recurrent_reach=127):
     """Adds an int8 LSTM layer reading x (shape: [batches, steps, features], or [steps, batches,
-    features] time major); returns its output tensor."""
+    features] time major); returns its output tensor. recurrent_reach bounds the recurrent
+    weights' int8 values (CMSIS-NN's LSTM needs the recurrent terms to stay in int16)."""
     n = len(mb.tensors)
     batches = shape[1] if time_major else shape[0]
     features = shape[2]
     w_in = [mb.const(f"lstm{n}_w_in{g}", random_int8(rng, (units, features)), scale=np.float32(w_scale))
             for g in range(4)]
-    w_rec = [mb.const(f"lstm{n}_w_rec{g}", random_int8(rng, (units, units)), scale=np.float32(w_scale * 1.5))
+    w_rec = [mb.const(f"lstm{n}_w_rec{g}", random_int8(rng, (units, units), -recurrent_reach, recurrent_reach),
+                      scale=np.float32(w_scale * 1.5))
              for g in range(4)]
     bias_scale = np.float32(np.float32(in_scale) * np.float32(w_scale))
     reach = int(1.0 / float(bias_scale))  # real biases in [-1, 1], the forget gate's shifted up by 1
@@ -44,7 +46,9 @@ def lstm(mb, rng, x, in_scale, shape, units, out_scale=1 / 128, out_zp=0, time_m
     return y
 
 
-@test_model("lstm_seq28", targets=False)  # its one firmware: tests/target/test_models_on_target.py
+# Their firmware runs (two calls carrying the states, reset, two more; every model, form,
+# board and backend with TINYAOT_TARGET_ALL_BOARDS=1): tests/target/test_models_on_target.py.
+@test_model("lstm_seq28", targets=False)
 def lstm_seq28():
     """A 28-step sequence of 28 features (MNIST rows) into 20 units, batch major."""
     rng = np.random.default_rng(60)
@@ -52,6 +56,19 @@ def lstm_seq28():
     in_scale = np.float32(0.02)
     x = mb.input("rows", "int8", [1, 28, 28], scale=in_scale, zero_point=-3)
     mb.output(lstm(mb, rng, x, in_scale, [1, 28, 28], 20))
+    return mb.build()
+
+
+@test_model("lstm_seq28_units100", targets=False)
+def lstm_seq28_units100():
+    """28 steps of 28 features into 100 units, batch major; recurrent weights within +-16 (real
+    values within +-0.1), small enough that no gate's recurrent term can leave int16, so the
+    cmsis-nn backend runs it on CMSIS-NN's LSTM step."""
+    rng = np.random.default_rng(63)
+    mb = ModelBuilder()
+    in_scale = np.float32(0.02)
+    x = mb.input("rows", "int8", [1, 28, 28], scale=in_scale, zero_point=-3)
+    mb.output(lstm(mb, rng, x, in_scale, [1, 28, 28], 100, out_zp=-2, recurrent_reach=16))
     return mb.build()
 
 
@@ -91,6 +108,6 @@ def lstm_two_layer_time_major():
     return mb.build()
 
 
-for _name in ("lstm_seq28", "lstm_audio_fc", "lstm_two_layer_time_major"):
+for _name in ("lstm_seq28", "lstm_seq28_units100", "lstm_audio_fc", "lstm_two_layer_time_major"):
     for _form in ("float32", "16x8"):
         test_model(f"{_name}_{_form}", targets=False, form=True)(variant_of(CATALOG[_name][0], _form))
