@@ -9,7 +9,8 @@
  * Where no weight is -128 (the lowering knows), two taps' products are added in 16 bits
  * first (|x * w| <= 128 * 127, two of them fit): one widening for two taps. The four sums
  * are requantized with per-lane multipliers and shifts (the lowering's table, in the sums'
- * lane order), narrowed back to the channels' order (VMOVNB/VMOVNT) and stored as one vector.
+ * lane order), narrowed back to the channels' order with saturation (VQMOVNB/VQMOVNT),
+ * clamped to the activation range on 16 lanes at once and stored as one vector.
  *
  * The input offset is folded into the bias; taps outside the input read zp_row (the input
  * zero point for every channel), which adds w * (zp - zp) = 0: every window is whole.
@@ -78,12 +79,10 @@ static TINYAOT_ALWAYS_INLINE void tinyaot_depthwise_mve_window(const int8_t *con
     }
 }
 
-/* One sum vector requantized (t: its multiplier, left and right shifts), plus the output
-   offset, clamped. */
+/* One sum vector requantized (t: its multiplier, left and right shifts), plus the output offset;
+   the clamp comes after the narrowing, on 16 lanes at once. */
 static TINYAOT_ALWAYS_INLINE tinyaot_s32x4 tinyaot_depthwise_mve_requantize(tinyaot_s32x4 x, const int32_t *t,
-                                                                           int32_t output_offset,
-                                                                           tinyaot_s32x4 act_min,
-                                                                           tinyaot_s32x4 act_max)
+                                                                           int32_t output_offset)
 {
     const tinyaot_s32x4 right = tinyaot_vld_s32(t + 32);
     const tinyaot_s32x4 high = tinyaot_vqrdmulhv_s32(tinyaot_vshlv_s32(x, tinyaot_vld_s32(t + 16)),
@@ -91,8 +90,7 @@ static TINYAOT_ALWAYS_INLINE tinyaot_s32x4 tinyaot_depthwise_mve_requantize(tiny
     /* RoundingDivideByPOT as CMSIS-NN's arm_divide_by_power_of_two_mve: a negative value less 1
        where it is shifted, then VRSHL's round half up (TFLite rounds half away from zero) */
     const tinyaot_s32x4 fixup = tinyaot_vsign_s32(tinyaot_vand_s32(high, right));
-    const tinyaot_s32x4 q = tinyaot_vrshlv_s32(tinyaot_vqadd_s32(high, fixup), right);
-    return tinyaot_vmin_s32(tinyaot_vmax_s32(tinyaot_vadd_n_s32(q, output_offset), act_min), act_max);
+    return tinyaot_vadd_n_s32(tinyaot_vrshlv_s32(tinyaot_vqadd_s32(high, fixup), right), output_offset);
 }
 
 /* Output channels c.. of one pixel (the group's table t), from the window at taps. */
@@ -102,22 +100,23 @@ static TINYAOT_ALWAYS_INLINE void tinyaot_depthwise_mve_group(const struct tinya
                                                               int32_t pairs, int32_t tail, int8_t *out)
 {
     const tinyaot_pred lanes = tinyaot_vctp8((uint32_t)(p->input_ch - c));
-    const tinyaot_s32x4 act_min = tinyaot_vdup_s32(p->act_min), act_max = tinyaot_vdup_s32(p->act_max);
     const int32_t output_offset = p->output_offset;
     struct tinyaot_depthwise_mve_sums s;
+    tinyaot_s16x8 even, odd;
     s.bb = tinyaot_vld_s32(t);
     s.bt = tinyaot_vld_s32(t + 4);
     s.tb = tinyaot_vld_s32(t + 8);
     s.tt = tinyaot_vld_s32(t + 12);
     tinyaot_depthwise_mve_window(taps, count, c, w, pairs, tail, lanes, &s);
     t += 16;
-    s.bb = tinyaot_depthwise_mve_requantize(s.bb, t, output_offset, act_min, act_max);
-    s.bt = tinyaot_depthwise_mve_requantize(s.bt, t + 4, output_offset, act_min, act_max);
-    s.tb = tinyaot_depthwise_mve_requantize(s.tb, t + 8, output_offset, act_min, act_max);
-    s.tt = tinyaot_depthwise_mve_requantize(s.tt, t + 12, output_offset, act_min, act_max);
-    /* channels 4j and 4j + 2 are the even 16-bit lanes' B and T halves, 4j + 1 and 4j + 3 the odd's */
-    tinyaot_vst_s8_p(out + c, tinyaot_vmovn_s16(tinyaot_vmovn_s32(s.bb, s.bt), tinyaot_vmovn_s32(s.tb, s.tt)),
-                     lanes);
+    /* channels 4j and 4j + 2 are the even 16-bit lanes' B and T halves, 4j + 1 and 4j + 3 the odd's;
+       saturating to int8 then clamping to the activation range (within it) is the clamp alone */
+    even = tinyaot_vqmovn_s32(tinyaot_depthwise_mve_requantize(s.bb, t, output_offset),
+                              tinyaot_depthwise_mve_requantize(s.bt, t + 4, output_offset));
+    odd = tinyaot_vqmovn_s32(tinyaot_depthwise_mve_requantize(s.tb, t + 8, output_offset),
+                             tinyaot_depthwise_mve_requantize(s.tt, t + 12, output_offset));
+    tinyaot_vst_s8_p(out + c, tinyaot_vclamp_s8(tinyaot_vqmovn_s16(even, odd), tinyaot_vdup_s8((int8_t)p->act_min),
+                                                tinyaot_vdup_s8((int8_t)p->act_max)), lanes);
 }
 
 /* Every channel of one output pixel, its window's taps at taps; pairs as above. */

@@ -175,16 +175,28 @@ static inline tinyaot_s32x4 tinyaot_vrshlv_s32(tinyaot_s32x4 x, tinyaot_s32x4 s)
     return vrshlq_s32(x, s);
 }
 
-/* even's lanes to the even (B), odd's to the odd (T) halves of a vector of half-width lanes
-   (VMOVNB then VMOVNT): the low half of each lane kept. */
-static inline tinyaot_s16x8 tinyaot_vmovn_s32(tinyaot_s32x4 even, tinyaot_s32x4 odd)
+/* even's lanes to the even (B), odd's to the odd (T) halves of a vector of half-width lanes,
+   each saturated to the narrower type (VQMOVNB then VQMOVNT; into odd's register, whose
+   every half they overwrite: no undefined vector read from the stack). */
+static inline tinyaot_s16x8 tinyaot_vqmovn_s32(tinyaot_s32x4 even, tinyaot_s32x4 odd)
 {
-    return vmovntq_s32(vmovnbq_s32(vuninitializedq_s16(), even), odd);
+    return vqmovntq_s32(vqmovnbq_s32(vreinterpretq_s16_s32(odd), even), odd);
 }
 
-static inline tinyaot_s8x16 tinyaot_vmovn_s16(tinyaot_s16x8 even, tinyaot_s16x8 odd)
+static inline tinyaot_s8x16 tinyaot_vqmovn_s16(tinyaot_s16x8 even, tinyaot_s16x8 odd)
 {
-    return vmovntq_s16(vmovnbq_s16(vuninitializedq_s8(), even), odd);
+    return vqmovntq_s16(vqmovnbq_s16(vreinterpretq_s8_s16(odd), even), odd);
+}
+
+/* x clamped to [lo, hi] per byte lane (VMAX.S8, VMIN.S8). */
+static inline tinyaot_s8x16 tinyaot_vclamp_s8(tinyaot_s8x16 x, tinyaot_s8x16 lo, tinyaot_s8x16 hi)
+{
+    return vminq_s8(vmaxq_s8(x, lo), hi);
+}
+
+static inline tinyaot_s8x16 tinyaot_vdup_s8(int8_t v)
+{
+    return vdupq_n_s8(v);
 }
 
 /* The active lanes of v to p (VSTRB.8, predicated). */
@@ -445,26 +457,50 @@ static inline tinyaot_s32x4 tinyaot_vrshlv_s32(tinyaot_s32x4 x, tinyaot_s32x4 s)
     return x;
 }
 
-static inline tinyaot_s16x8 tinyaot_vmovn_s32(tinyaot_s32x4 even, tinyaot_s32x4 odd)
+static inline int32_t tinyaot_saturate(int32_t x, int32_t lo, int32_t hi)
+{
+    return x < lo ? lo : x > hi ? hi : x;
+}
+
+static inline tinyaot_s16x8 tinyaot_vqmovn_s32(tinyaot_s32x4 even, tinyaot_s32x4 odd)
 {
     tinyaot_s16x8 r;
     int i;
     for (i = 0; i < 4; i++) {
-        r.lane[2 * i] = (int16_t)(uint16_t)((uint32_t)even.lane[i] & 0xffffu);
-        r.lane[2 * i + 1] = (int16_t)(uint16_t)((uint32_t)odd.lane[i] & 0xffffu);
+        r.lane[2 * i] = (int16_t)tinyaot_saturate(even.lane[i], INT16_MIN, INT16_MAX);
+        r.lane[2 * i + 1] = (int16_t)tinyaot_saturate(odd.lane[i], INT16_MIN, INT16_MAX);
     }
     return r;
 }
 
-static inline tinyaot_s8x16 tinyaot_vmovn_s16(tinyaot_s16x8 even, tinyaot_s16x8 odd)
+static inline tinyaot_s8x16 tinyaot_vqmovn_s16(tinyaot_s16x8 even, tinyaot_s16x8 odd)
 {
     tinyaot_s8x16 r;
     int i;
     for (i = 0; i < 8; i++) {
-        r.lane[2 * i] = (int8_t)(uint8_t)((uint32_t)(uint16_t)even.lane[i] & 0xffu);
-        r.lane[2 * i + 1] = (int8_t)(uint8_t)((uint32_t)(uint16_t)odd.lane[i] & 0xffu);
+        r.lane[2 * i] = (int8_t)tinyaot_saturate(even.lane[i], INT8_MIN, INT8_MAX);
+        r.lane[2 * i + 1] = (int8_t)tinyaot_saturate(odd.lane[i], INT8_MIN, INT8_MAX);
     }
     return r;
+}
+
+static inline tinyaot_s8x16 tinyaot_vclamp_s8(tinyaot_s8x16 x, tinyaot_s8x16 lo, tinyaot_s8x16 hi)
+{
+    int i;
+    for (i = 0; i < 16; i++) {
+        x.lane[i] = (int8_t)tinyaot_saturate(x.lane[i], lo.lane[i], hi.lane[i]);
+    }
+    return x;
+}
+
+static inline tinyaot_s8x16 tinyaot_vdup_s8(int8_t v)
+{
+    tinyaot_s8x16 x;
+    int i;
+    for (i = 0; i < 16; i++) {
+        x.lane[i] = v;
+    }
+    return x;
 }
 
 static inline void tinyaot_vst_s8_p(int8_t *p, tinyaot_s8x16 v, tinyaot_pred lanes)
