@@ -54,9 +54,9 @@ def test_tables_in_groups_of_16_in_the_sums_lane_order():
 
 
 def test_matches_tflm_under_sanitizers(tmp_path):
-    # the corners among TAKEN: 7 channels, 1 wide per-tensor, stride 2, 7x7 with padding 3,
-    # dilation, 5x3 with batches, 128 channels at stride 2, 130 (a group of 2 after eight)
-    models = {case: _model(case) for case in (0, 1, 3, 8, 9, 10, 16, 17)}
+    # the corners among TAKEN: 1 wide per-tensor, 7x7 with padding 3, 5x3 with dilation and
+    # batches, 130 channels (a group of 2 after eight); the strides, in strided_valid too
+    models = {case: _model(case) for case in (1, 8, 10, 17)}
     models["strided_valid"] = _layer([2, 7, 9, 37], (3, 7), (2, 1), PADDING_VALID)
     models["weight_minus_128"] = _layer([1, 5, 4, 20], (5, 4), (1, 1), PADDING_SAME, weight=-128)
     check_all_sanitized(tmp_path, models, cpu="cortex-m55")
