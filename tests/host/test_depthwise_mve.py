@@ -1,10 +1,10 @@
 """tinyaot_depthwise_conv2d_s8_mve (kernels/mve/, --cpu cortex-m55), bit-exact with TFLM on the
-host under ASan/UBSan through the C models of tinyaot_mve.h: the border cases of
-test_depthwise_borders.py with depth multiplier 1 (inputs 1-3 pixels wide or high, paddings
-larger than the input, strides, dilation, 7x7 and 5x3 windows, 1-130 channels: whole groups of
-16 and short last ones, per-tensor and per-channel weights, zero points at both ends), a stride
-(2, 1) VALID layer with batches, and a filter holding -128 (its taps one at a time, not paired);
-the other layers keep their kernels. The overlap it declares, proven at every distance."""
+host under ASan/UBSan through the C models of tinyaot_mve.h: border cases of
+test_depthwise_borders.py with depth multiplier 1 (1 wide, per-tensor; 7x7 with padding 3;
+5x3 with dilation and batches; 130 channels, a group of 2 after eight of 16), a stride (2, 1)
+VALID layer with batches and 37 channels, a filter holding -128 (its taps one at a time, not
+paired) and a layer band-fused with a FULLY_CONNECTED; the other layers keep their kernels.
+The overlap it declares, proven at every distance."""
 
 import numpy as np
 
@@ -15,6 +15,7 @@ from tinyaot.compiler import Options, compile_model
 from tinyaot.modelbuilder import ModelBuilder
 from tinyaot.ops.conv import PADDING_SAME, PADDING_VALID, out_size
 from tinyaot.ops.depthwise_mve import filter_groups, requant_table
+from tinyaot.testing import catalog
 from tinyaot.testing.models_conv import depthwise
 
 TAKEN = [c for c, (_, filt, _, _, mult) in enumerate(CASES) if mult == 1 and filt[0] * filt[1] <= 64]
@@ -59,6 +60,8 @@ def test_matches_tflm_under_sanitizers(tmp_path):
     models = {case: _model(case) for case in (1, 8, 10, 17)}
     models["strided_valid"] = _layer([2, 7, 9, 37], (3, 7), (2, 1), PADDING_VALID)
     models["weight_minus_128"] = _layer([1, 5, 4, 20], (5, 4), (1, 1), PADDING_SAME, weight=-128)
+    # band-fused with a FULLY_CONNECTED (ops/band_fc.py: the kernel called per band of rows)
+    models["fused"] = catalog.build("fusion_depthwise_dilation_same", tmp_path / "catalog").read_bytes()
     check_all_sanitized(tmp_path, models, cpu="cortex-m55")
 
 
