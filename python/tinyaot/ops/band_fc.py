@@ -21,6 +21,7 @@ BAND_KERNELS = {"tinyaot_conv2d_s8": (0, 3, 6), "tinyaot_conv2d_1x1_s8": (0, 3, 
                 "tinyaot_conv2d_1x1_s8_dsp": (0, 3, 6), "tinyaot_conv2d_1x1_s8_mve": (0, 3, 6),
                 "tinyaot_depthwise_conv2d_s8_dsp": (0, 3, 6), "tinyaot_depthwise_mult_s8_dsp": (0, 3, 6),
                 "tinyaot_conv2d_gather_s8_dsp": (0, 3, 6), "tinyaot_conv2d_s8_mve": (0, 3, 6),
+                "tinyaot_depthwise_conv2d_s8_mve": (0, 3, 5),
                 "tinyaot_depthwise_conv2d_s8": (0, 3, 6), "tinyaot_depthwise_mult_s8": (0, 3, 6),
                 "tinyaot_cmsis_conv_s8": (0, 4, 7), "tinyaot_cmsis_depthwise_conv_s8": (0, 4, 7)}
 

@@ -11,7 +11,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from tinyaot.ops import conv_dsp, depthwise_dsp, float32, overlap, s16
+from tinyaot.ops import conv_dsp, depthwise_dsp, depthwise_mve, float32, overlap, s16
 from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, ScratchRef, TensorRef, optional_ref
 from tinyaot.quant import fold_input_offset, per_channel_multipliers, wrap_int32
 
@@ -335,6 +335,8 @@ def lower_depthwise(ctx):
     if multiplier > 1 and depthwise_mult_fits(weights):
         return _conv_call(ctx, "tinyaot_depthwise_mult_s8", "struct tinyaot_depthwise_conv2d_params",
                           inp, weights, bias, out, {"depth_multiplier": multiplier}, fold_axis=3, plain_too=True)
+    if ctx.arch == "mve" and depthwise_mve.fits(weights, multiplier):
+        return _depthwise_mve_call(ctx, inp, weights, bias, out)
     if ctx.dsp and depthwise_dsp.fits(ctx, weights, inp, multiplier):
         return _conv_call(ctx, "tinyaot_depthwise_conv2d_s8_dsp", "struct tinyaot_depthwise_conv2d_params", inp,
                           weights, bias, out, {"depth_multiplier": 1, "packed_sums": 0}, fold_axis=3,
@@ -343,6 +345,29 @@ def lower_depthwise(ctx):
     table, packed_sums = _depthwise_bias(bias, weights.data, -inp.zero_point)
     return _conv_call(ctx, "tinyaot_depthwise_conv2d_s8", "struct tinyaot_depthwise_conv2d_params", inp, weights,
                       bias, out, {"depth_multiplier": multiplier, "packed_sums": packed_sums}, bias_table=table)
+
+
+def _depthwise_mve_call(ctx, inp, weights, bias, out):
+    """Depth multiplier 1 on Helium (MVE) cores: tinyaot_depthwise_conv2d_s8_mve, its filter in
+    groups of 16 channels, the folded bias and requantization in one table in its sums' lane
+    order, a zero-point row for the taps outside the input; packed_sums says whether it may add
+    two taps' products in 16 bits."""
+    geometry = window_geometry(ctx, inp, out, weights.shape[1], weights.shape[2])
+    quant, multipliers, shifts = _quant_fields(ctx, inp, weights, out)
+    channels = inp.shape[3]
+    params = ParamStruct("struct tinyaot_depthwise_conv2d_params", {
+        "batches": inp.shape[0], "input_h": inp.shape[1], "input_w": inp.shape[2], "input_ch": channels,
+        "depth_multiplier": 1, "packed_sums": depthwise_mve.pairs_taps(weights.data), **geometry, **quant,
+    })
+    folded = fold_input_offset(None if bias is None else bias.data, weights.data, quant["input_offset"],
+                               channel_axis=3)
+    table = depthwise_mve.requant_table(folded, multipliers.values, shifts.values, channels)
+    zero_points = depthwise_mve.zero_point_row(inp.zero_point, channels)
+    return [KernelCall("tinyaot_depthwise_conv2d_s8_mve", [
+        params, ParamArray("int32_t", table), ParamArray("int8_t", zero_points),
+        TensorRef(inp.index), ParamArray("int8_t", depthwise_mve.filter_groups(weights.data), True),
+        TensorRef(out.index),
+    ], overlaps=overlap.depthwise_vectors(inp, out, geometry, depthwise_mve.LANES))]
 
 
 def _plain_bias(bias, out_ch):

@@ -102,6 +102,13 @@ def depthwise(inp, out, geometry, depth_multiplier):
     return window_kernel(inp, out, geometry, last)
 
 
+def depthwise_vectors(inp, out, geometry, lanes):
+    """tinyaot_depthwise_conv2d_s8_mve (depth multiplier 1) reads a pixel's window for a group of
+    `lanes` channels, then stores the group's outputs at once: input channel c is last read
+    before the store of its group, which starts at the group's first channel."""
+    return window_kernel(inp, out, geometry, np.arange(inp.shape[3]) // lanes * lanes)
+
+
 def pooling(inp, out, geometry):
     """tinyaot_avg_pool_s8 / tinyaot_max_pool_s8 (and _pool_s16, _pool_f32) reduce one
     channel's window, then write it."""

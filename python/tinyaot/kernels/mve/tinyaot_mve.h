@@ -126,6 +126,91 @@ static inline void tinyaot_vst_scatter_s8(int8_t *base, tinyaot_u32x4 offset, ti
     vstrbq_scatter_offset_s32(base, offset, v);
 }
 
+/* For the depthwise kernel (tinyaot_depthwise_conv2d_s8_mve.h): byte products widened to
+   16 bits, 16-bit lanes widened to 32, narrowed back, and the per-lane requantization. */
+typedef int16x8_t tinyaot_s16x8;
+
+/* The products of x and y's even (B) or odd (T) byte lanes, 16 bits each (VMULLB/VMULLT.S8). */
+static inline tinyaot_s16x8 tinyaot_vmullb_s8(tinyaot_s8x16 x, tinyaot_s8x16 y)
+{
+    return vmullbq_int_s8(x, y);
+}
+
+static inline tinyaot_s16x8 tinyaot_vmullt_s8(tinyaot_s8x16 x, tinyaot_s8x16 y)
+{
+    return vmulltq_int_s8(x, y);
+}
+
+/* x + y, 16-bit lanes wrapping (VADD.I16). */
+static inline tinyaot_s16x8 tinyaot_vadd_s16(tinyaot_s16x8 x, tinyaot_s16x8 y)
+{
+    return vaddq_s16(x, y);
+}
+
+/* x's even (B) or odd (T) 16-bit lanes sign-extended to 32 bits (VMOVLB/VMOVLT.S16). */
+static inline tinyaot_s32x4 tinyaot_vmovlb_s16(tinyaot_s16x8 x)
+{
+    return vmovlbq_s16(x);
+}
+
+static inline tinyaot_s32x4 tinyaot_vmovlt_s16(tinyaot_s16x8 x)
+{
+    return vmovltq_s16(x);
+}
+
+/* x + y, wrapping (VADD.I32). */
+static inline tinyaot_s32x4 tinyaot_vadd_s32(tinyaot_s32x4 x, tinyaot_s32x4 y)
+{
+    return vaddq_s32(x, y);
+}
+
+/* Per lane: x shifted left by s (VSHL.S32 by a vector, s >= 0), the rounded doubling high half
+   of x * m (VQRDMULH.S32), x shifted by s (VRSHL.S32 by a vector, s <= 0: right, rounding). */
+static inline tinyaot_s32x4 tinyaot_vshlv_s32(tinyaot_s32x4 x, tinyaot_s32x4 s)
+{
+    return vshlq_s32(x, s);
+}
+
+static inline tinyaot_s32x4 tinyaot_vqrdmulhv_s32(tinyaot_s32x4 x, tinyaot_s32x4 m)
+{
+    return vqrdmulhq_s32(x, m);
+}
+
+static inline tinyaot_s32x4 tinyaot_vrshlv_s32(tinyaot_s32x4 x, tinyaot_s32x4 s)
+{
+    return vrshlq_s32(x, s);
+}
+
+/* even's lanes to the even (B), odd's to the odd (T) halves of a vector of half-width lanes,
+   each saturated to the narrower type (VQMOVNB then VQMOVNT; into odd's register, whose
+   every half they overwrite: no undefined vector read from the stack). */
+static inline tinyaot_s16x8 tinyaot_vqmovn_s32(tinyaot_s32x4 even, tinyaot_s32x4 odd)
+{
+    return vqmovntq_s32(vqmovnbq_s32(vreinterpretq_s16_s32(odd), even), odd);
+}
+
+static inline tinyaot_s8x16 tinyaot_vqmovn_s16(tinyaot_s16x8 even, tinyaot_s16x8 odd)
+{
+    return vqmovntq_s16(vqmovnbq_s16(vreinterpretq_s8_s16(odd), even), odd);
+}
+
+/* x clamped to [lo, hi] per byte lane (VMAX.S8, VMIN.S8). */
+static inline tinyaot_s8x16 tinyaot_vclamp_s8(tinyaot_s8x16 x, tinyaot_s8x16 lo, tinyaot_s8x16 hi)
+{
+    return vminq_s8(vmaxq_s8(x, lo), hi);
+}
+
+static inline tinyaot_s8x16 tinyaot_vdup_s8(int8_t v)
+{
+    return vdupq_n_s8(v);
+}
+
+/* The active lanes of v to p (VSTRB.8, predicated). */
+static inline void tinyaot_vst_s8_p(int8_t *p, tinyaot_s8x16 v, tinyaot_pred lanes)
+{
+    vstrbq_p_s8(p, v, lanes);
+}
+
 #else /* the C model */
 
 typedef struct {
@@ -294,6 +379,149 @@ static inline void tinyaot_vst_scatter_s8(int8_t *base, tinyaot_u32x4 offset, ti
     int i;
     for (i = 0; i < 4; i++) {
         base[offset.lane[i]] = (int8_t)(uint8_t)((uint32_t)v.lane[i] & 0xffu);
+    }
+}
+
+typedef struct {
+    int16_t lane[8];
+} tinyaot_s16x8;
+
+static inline tinyaot_s16x8 tinyaot_vmullb_s8(tinyaot_s8x16 x, tinyaot_s8x16 y)
+{
+    tinyaot_s16x8 r;
+    int i;
+    for (i = 0; i < 8; i++) {
+        r.lane[i] = (int16_t)(x.lane[2 * i] * y.lane[2 * i]);
+    }
+    return r;
+}
+
+static inline tinyaot_s16x8 tinyaot_vmullt_s8(tinyaot_s8x16 x, tinyaot_s8x16 y)
+{
+    tinyaot_s16x8 r;
+    int i;
+    for (i = 0; i < 8; i++) {
+        r.lane[i] = (int16_t)(x.lane[2 * i + 1] * y.lane[2 * i + 1]);
+    }
+    return r;
+}
+
+static inline tinyaot_s16x8 tinyaot_vadd_s16(tinyaot_s16x8 x, tinyaot_s16x8 y)
+{
+    int i;
+    for (i = 0; i < 8; i++) {
+        x.lane[i] = (int16_t)(uint16_t)((uint32_t)x.lane[i] + (uint32_t)y.lane[i]);
+    }
+    return x;
+}
+
+static inline tinyaot_s32x4 tinyaot_vmovlb_s16(tinyaot_s16x8 x)
+{
+    tinyaot_s32x4 r;
+    int i;
+    for (i = 0; i < 4; i++) {
+        r.lane[i] = x.lane[2 * i];
+    }
+    return r;
+}
+
+static inline tinyaot_s32x4 tinyaot_vmovlt_s16(tinyaot_s16x8 x)
+{
+    tinyaot_s32x4 r;
+    int i;
+    for (i = 0; i < 4; i++) {
+        r.lane[i] = x.lane[2 * i + 1];
+    }
+    return r;
+}
+
+static inline tinyaot_s32x4 tinyaot_vadd_s32(tinyaot_s32x4 x, tinyaot_s32x4 y)
+{
+    int i;
+    for (i = 0; i < 4; i++) {
+        x.lane[i] = (int32_t)((uint32_t)x.lane[i] + (uint32_t)y.lane[i]);
+    }
+    return x;
+}
+
+static inline tinyaot_s32x4 tinyaot_vshlv_s32(tinyaot_s32x4 x, tinyaot_s32x4 s)
+{
+    int i;
+    for (i = 0; i < 4; i++) {
+        x.lane[i] = tinyaot_vshl_s32(tinyaot_vdup_s32(x.lane[i]), s.lane[i]).lane[0];
+    }
+    return x;
+}
+
+static inline tinyaot_s32x4 tinyaot_vqrdmulhv_s32(tinyaot_s32x4 x, tinyaot_s32x4 m)
+{
+    int i;
+    for (i = 0; i < 4; i++) {
+        x.lane[i] = tinyaot_vqrdmulh_s32(tinyaot_vdup_s32(x.lane[i]), m.lane[i]).lane[0];
+    }
+    return x;
+}
+
+static inline tinyaot_s32x4 tinyaot_vrshlv_s32(tinyaot_s32x4 x, tinyaot_s32x4 s)
+{
+    int i;
+    for (i = 0; i < 4; i++) {
+        x.lane[i] = tinyaot_vrshl_s32(tinyaot_vdup_s32(x.lane[i]), s.lane[i]).lane[0];
+    }
+    return x;
+}
+
+static inline int32_t tinyaot_saturate(int32_t x, int32_t lo, int32_t hi)
+{
+    return x < lo ? lo : x > hi ? hi : x;
+}
+
+static inline tinyaot_s16x8 tinyaot_vqmovn_s32(tinyaot_s32x4 even, tinyaot_s32x4 odd)
+{
+    tinyaot_s16x8 r;
+    int i;
+    for (i = 0; i < 4; i++) {
+        r.lane[2 * i] = (int16_t)tinyaot_saturate(even.lane[i], INT16_MIN, INT16_MAX);
+        r.lane[2 * i + 1] = (int16_t)tinyaot_saturate(odd.lane[i], INT16_MIN, INT16_MAX);
+    }
+    return r;
+}
+
+static inline tinyaot_s8x16 tinyaot_vqmovn_s16(tinyaot_s16x8 even, tinyaot_s16x8 odd)
+{
+    tinyaot_s8x16 r;
+    int i;
+    for (i = 0; i < 8; i++) {
+        r.lane[2 * i] = (int8_t)tinyaot_saturate(even.lane[i], INT8_MIN, INT8_MAX);
+        r.lane[2 * i + 1] = (int8_t)tinyaot_saturate(odd.lane[i], INT8_MIN, INT8_MAX);
+    }
+    return r;
+}
+
+static inline tinyaot_s8x16 tinyaot_vclamp_s8(tinyaot_s8x16 x, tinyaot_s8x16 lo, tinyaot_s8x16 hi)
+{
+    int i;
+    for (i = 0; i < 16; i++) {
+        x.lane[i] = (int8_t)tinyaot_saturate(x.lane[i], lo.lane[i], hi.lane[i]);
+    }
+    return x;
+}
+
+static inline tinyaot_s8x16 tinyaot_vdup_s8(int8_t v)
+{
+    tinyaot_s8x16 x;
+    int i;
+    for (i = 0; i < 16; i++) {
+        x.lane[i] = v;
+    }
+    return x;
+}
+
+static inline void tinyaot_vst_s8_p(int8_t *p, tinyaot_s8x16 v, tinyaot_pred lanes)
+{
+    uint32_t i;
+    for (i = 0; i < lanes; i++) {
+        p[i] = v.lane[i];
     }
 }
 
