@@ -205,12 +205,6 @@ static inline tinyaot_s8x16 tinyaot_vdup_s8(int8_t v)
     return vdupq_n_s8(v);
 }
 
-/* The active lanes of v to p (VSTRB.8, predicated). */
-static inline void tinyaot_vst_s8_p(int8_t *p, tinyaot_s8x16 v, tinyaot_pred lanes)
-{
-    vstrbq_p_s8(p, v, lanes);
-}
-
 #else /* the C model */
 
 typedef struct {
@@ -515,14 +509,6 @@ static inline tinyaot_s8x16 tinyaot_vdup_s8(int8_t v)
         x.lane[i] = v;
     }
     return x;
-}
-
-static inline void tinyaot_vst_s8_p(int8_t *p, tinyaot_s8x16 v, tinyaot_pred lanes)
-{
-    uint32_t i;
-    for (i = 0; i < lanes; i++) {
-        p[i] = v.lane[i];
-    }
 }
 
 #endif
