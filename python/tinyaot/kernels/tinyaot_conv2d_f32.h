@@ -49,6 +49,8 @@ static void tinyaot_conv2d_f32(const struct tinyaot_conv2d_f32_params *p, const 
                                const float *filter, const float *bias, float *output)
 {
     const int32_t tap_stride = p->dilation_w * p->input_ch;
+    /* No dilation, no groups: a window row's taps and their weights are adjacent values. */
+    const int row_adjacent = tap_stride == p->filter_ch;
     int32_t b, oy, ox, oc, fy, fx, ic;
     for (b = 0; b < p->batches; b++) {
         const float *image = input + b * p->input_h * p->input_w * p->input_ch;
@@ -71,6 +73,13 @@ static void tinyaot_conv2d_f32(const struct tinyaot_conv2d_f32_params *p, const 
                         const float *in = image + ((y0 + fy * p->dilation_h) * p->input_w
                                                    + x0 + fx_first * p->dilation_w) * p->input_ch + first_ch;
                         const float *wt = w + (fy * p->filter_w + fx_first) * p->filter_ch;
+                        if (row_adjacent) {  /* the row's taps one run of values: one loop */
+                            const float *const end = wt + (fx_end - fx_first) * p->filter_ch;
+                            while (wt != end) {
+                                total += *in++ * *wt++;
+                            }
+                            continue;
+                        }
                         for (fx = fx_first; fx < fx_end; fx++) {
                             for (ic = 0; ic < p->filter_ch; ic++) {
                                 total += in[ic] * wt[ic];
