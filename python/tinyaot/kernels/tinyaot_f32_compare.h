@@ -24,25 +24,26 @@
 #endif
 
 #if TINYAOT_F32_COMPARE_BITS
-/* The order key of a float that is not NaN (see above). */
-static inline int32_t tinyaot_f32_key(float x)
+static inline uint32_t tinyaot_f32_bits(float x)
 {
     union {
         float f;
         uint32_t u;
     } bits;
     bits.f = x;
-    return (int32_t)bits.u >= 0 ? (int32_t)bits.u : (int32_t)(0x80000000u - bits.u);
+    return bits.u;
+}
+
+/* The order key of a float that is not NaN (see above). */
+static inline int32_t tinyaot_f32_key(float x)
+{
+    const uint32_t u = tinyaot_f32_bits(x);
+    return (int32_t)u >= 0 ? (int32_t)u : (int32_t)(0x80000000u - u);
 }
 
 static inline int tinyaot_f32_is_nan(float x)
 {
-    union {
-        float f;
-        uint32_t u;
-    } bits;
-    bits.f = x;
-    return (bits.u & 0x7fffffffu) > 0x7f800000u;
+    return (tinyaot_f32_bits(x) & 0x7fffffffu) > 0x7f800000u;
 }
 
 static inline int tinyaot_f32_less(float a, float b)
