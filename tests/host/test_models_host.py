@@ -70,6 +70,15 @@ def test_inputs_in_arena_match_tflm(name, zero_copy, tmp_path):
     assert report["inputs"][0]["arena_offset"] is not None
 
 
+@pytest.mark.parametrize("optimize", ["speed", "size"])  # QUANTIZE by threshold table, and by division
+def test_float_input_in_arena_takes_its_int8_form_in_place(optimize, own_model, tmp_path):
+    # dnn_kws_float_io: float32 features (1000 B) -> QUANTIZE -> int8 (250 B) -> FULLY_CONNECTED...:
+    # the int8 form is written over the float input as it is read, so the arena holds the input alone.
+    check_against_tflm(own_model("dnn_kws_float_io"), "m", tmp_path, calls=5, inputs_in_arena=True, optimize=optimize)
+    report = json.loads((tmp_path / "m.json").read_text())
+    assert (report["lower_bound"], report["arena_size"]) == (1264, 1008)
+
+
 @pytest.mark.parametrize("name", ["reshape_views", "fc_relu_per_tensor", "mini_mobilenet"])
 def test_own_models_with_inputs_in_arena_match_tflm(name, own_model, tmp_path):
     check_against_tflm(own_model(name), name, tmp_path, inputs_in_arena=True, zero_copy=False)

@@ -21,6 +21,7 @@
 
 #include "tinyaot_arith_ops.h"
 #include "tinyaot_broadcast.h"
+#include "tinyaot_f32_compare.h"
 
 struct tinyaot_arith_f32_params {
     int32_t size;      /* output values */
@@ -43,8 +44,7 @@ static inline float tinyaot_arith_f32_one(const struct tinyaot_arith_f32_params 
     case TINYAOT_ARITH_FLOOR_MOD: x = fmodf(a, b); return (x != 0.0f && ((b < 0.0f) != (x < 0.0f))) ? x + b : x;
     default: return a >= 0.0f ? a : a * b; /* PRELU, b is alpha */
     }
-    x = (x < p->act_min) ? p->act_min : x;  /* std::max(x, lo) */
-    return (p->act_max < x) ? p->act_max : x;  /* std::min(x, hi) */
+    return tinyaot_f32_clamp(x, p->act_min, p->act_max);
 }
 
 static inline void tinyaot_arith_f32_value(const void *params, const void *input1, const void *input2,

@@ -4,7 +4,8 @@
  * TFLM's float reference_ops::Conv operation for operation: per output value
  * the products are summed from 0.0f over filter rows, filter columns and
  * input channels in that order, taps in the padding skipped; then the bias
- * (0.0f without one) is added and min(max(x, lo), hi) applied. Identical to
+ * (0.0f without one) is added and min(max(x, lo), hi) applied (the window's
+ * taps inside the input found once per output pixel). Identical to
  * TFLM wherever the compiler does not fuse a multiply and an add (see
  * tinyaot_fully_connected_f32.h).
  */
@@ -12,6 +13,8 @@
 #define TINYAOT_CONV2D_F32_H
 
 #include <stdint.h>
+
+#include "tinyaot_f32_compare.h"
 
 struct tinyaot_conv2d_f32_params {
     int32_t batches;
@@ -26,39 +29,66 @@ struct tinyaot_conv2d_f32_params {
     float act_max;
 };
 
+/* The taps [*first, *end) of one filter dimension that fall inside the input (the others
+   are padding: TFLM leaves them out), for a window starting at `origin`. */
+static void tinyaot_conv2d_f32_taps(int32_t origin, int32_t dilation, int32_t taps, int32_t size,
+                                    int32_t *first, int32_t *end)
+{
+    int32_t t = 0;
+    while (t < taps && origin + t * dilation < 0) {
+        t++;
+    }
+    *first = t;
+    while (t < taps && origin + t * dilation < size) {
+        t++;
+    }
+    *end = t;
+}
+
 static void tinyaot_conv2d_f32(const struct tinyaot_conv2d_f32_params *p, const float *input,
                                const float *filter, const float *bias, float *output)
 {
+    const int32_t tap_stride = p->dilation_w * p->input_ch;
+    /* No dilation, no groups: a window row's taps and their weights are adjacent values. */
+    const int row_adjacent = tap_stride == p->filter_ch;
     int32_t b, oy, ox, oc, fy, fx, ic;
     for (b = 0; b < p->batches; b++) {
         const float *image = input + b * p->input_h * p->input_w * p->input_ch;
         for (oy = 0; oy < p->output_h; oy++) {
             const int32_t y0 = oy * p->stride_h - p->pad_h;
+            int32_t fy_first, fy_end;
+            tinyaot_conv2d_f32_taps(y0, p->dilation_h, p->filter_h, p->input_h, &fy_first, &fy_end);
             for (ox = 0; ox < p->output_w; ox++) {
                 const int32_t x0 = ox * p->stride_w - p->pad_w;
+                int32_t fx_first, fx_end;
+                tinyaot_conv2d_f32_taps(x0, p->dilation_w, p->filter_w, p->input_w, &fx_first, &fx_end);
+                if (fx_first == fx_end) {
+                    fx_first = fx_end = 0;  /* no column inside: no row either (and no pointer outside) */
+                }
                 for (oc = 0; oc < p->output_ch; oc++) {
                     const int32_t first_ch = (oc / p->filters_per_group) * p->filter_ch;
                     const float *w = filter + oc * p->filter_h * p->filter_w * p->filter_ch;
                     float total = 0.0f;
-                    float x;
-                    for (fy = 0; fy < p->filter_h; fy++) {
-                        const int32_t y = y0 + fy * p->dilation_h;
-                        for (fx = 0; fx < p->filter_w; fx++) {
-                            const int32_t xx = x0 + fx * p->dilation_w;
-                            const float *in, *wt;
-                            if (y < 0 || y >= p->input_h || xx < 0 || xx >= p->input_w) {
-                                continue;  /* zero padding: the tap is left out */
+                    for (fy = fy_first; fy < fy_end && fx_first < fx_end; fy++) {
+                        const float *in = image + ((y0 + fy * p->dilation_h) * p->input_w
+                                                   + x0 + fx_first * p->dilation_w) * p->input_ch + first_ch;
+                        const float *wt = w + (fy * p->filter_w + fx_first) * p->filter_ch;
+                        if (row_adjacent) {  /* the row's taps one run of values: one loop */
+                            const float *const end = wt + (fx_end - fx_first) * p->filter_ch;
+                            while (wt != end) {
+                                total += *in++ * *wt++;
                             }
-                            in = image + (y * p->input_w + xx) * p->input_ch + first_ch;
-                            wt = w + (fy * p->filter_w + fx) * p->filter_ch;
+                            continue;
+                        }
+                        for (fx = fx_first; fx < fx_end; fx++) {
                             for (ic = 0; ic < p->filter_ch; ic++) {
                                 total += in[ic] * wt[ic];
                             }
+                            in += tap_stride;
+                            wt += p->filter_ch;
                         }
                     }
-                    x = total + (bias != 0 ? bias[oc] : 0.0f);
-                    x = (x < p->act_min) ? p->act_min : x;
-                    *output++ = (p->act_max < x) ? p->act_max : x;
+                    *output++ = tinyaot_f32_clamp(total + (bias != 0 ? bias[oc] : 0.0f), p->act_min, p->act_max);
                 }
             }
         }

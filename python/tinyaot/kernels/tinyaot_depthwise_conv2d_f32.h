@@ -11,6 +11,8 @@
 
 #include <stdint.h>
 
+#include "tinyaot_f32_compare.h"
+
 struct tinyaot_depthwise_conv2d_f32_params {
     int32_t batches;
     int32_t input_h, input_w, input_ch;
@@ -51,8 +53,7 @@ static void tinyaot_depthwise_conv2d_f32(const struct tinyaot_depthwise_conv2d_f
                         }
                     }
                     x = total + (bias != 0 ? bias[oc] : 0.0f);
-                    x = (x < p->act_min) ? p->act_min : x;
-                    *output++ = (p->act_max < x) ? p->act_max : x;
+                    *output++ = tinyaot_f32_clamp(x, p->act_min, p->act_max);
                 }
             }
         }

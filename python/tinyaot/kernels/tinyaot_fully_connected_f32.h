@@ -12,6 +12,8 @@
 
 #include <stdint.h>
 
+#include "tinyaot_f32_compare.h"
+
 struct tinyaot_fully_connected_f32_params {
     int32_t batches;
     int32_t accum_depth;
@@ -34,8 +36,7 @@ static void tinyaot_fully_connected_f32(const struct tinyaot_fully_connected_f32
                 total += in[d] * w[d];
             }
             x = total + (bias != 0 ? bias[c] : 0.0f);
-            x = (x < p->act_min) ? p->act_min : x;
-            output[b * p->output_depth + c] = (p->act_max < x) ? p->act_max : x;
+            output[b * p->output_depth + c] = tinyaot_f32_clamp(x, p->act_min, p->act_max);
         }
     }
 }

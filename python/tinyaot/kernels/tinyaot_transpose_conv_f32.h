@@ -15,6 +15,8 @@
 
 #include <stdint.h>
 
+#include "tinyaot_f32_compare.h"
+
 struct tinyaot_transpose_conv_f32_params {
     int32_t batches;
     int32_t input_h, input_w, input_ch;
@@ -65,8 +67,7 @@ static void tinyaot_transpose_conv_f32(const struct tinyaot_transpose_conv_f32_p
         if (bias != 0) {
             x += bias[n % p->output_ch];
         }
-        x = (x < p->act_min) ? p->act_min : x;
-        output[n] = (p->act_max < x) ? p->act_max : x;
+        output[n] = tinyaot_f32_clamp(x, p->act_min, p->act_max);
     }
 }
 

@@ -39,6 +39,15 @@ def elementwise(inp, out):
     return declared(inp, out, 0) if same else []
 
 
+def narrowing(inp, out):
+    """A forward walk reading element k of the input before writing element k of the output,
+    the output's elements no wider (QUANTIZE float32 -> int8/int16): output byte j of element
+    k lands, at d = 0, on input element floor(j / in_size) <= k, already read; so the output
+    may start at the input (a float input kept in the arena takes its int8 form in place)."""
+    narrower = inp.num_elements == out.num_elements and out.itemsize <= inp.itemsize
+    return declared(inp, out, 0) if narrower else []
+
+
 def forward_copy(inp, out, last):
     """tinyaot_pad walks the output forward byte by byte, reading input byte k just
     before writing it to its place p(k) >= k; `last`: the output element the last

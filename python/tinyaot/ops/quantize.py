@@ -77,8 +77,9 @@ def lower_quantize(ctx):
         if out.dtype == "int8" and ctx.optimize == "speed":  # a 1 KB table for no soft-float calls
             return [KernelCall("tinyaot_quantize_f32_s8", [
                 params, ParamArray("int32_t", quantize_thresholds(np.float32(out.scale), out.zero_point)),
-                TensorRef(inp.index), TensorRef(out.index)])]
-        return [KernelCall("tinyaot_quantize_f32", [params, TensorRef(inp.index), TensorRef(out.index)])]
+                TensorRef(inp.index), TensorRef(out.index)], overlaps=overlap.narrowing(inp, out))]
+        return [KernelCall("tinyaot_quantize_f32", [params, TensorRef(inp.index), TensorRef(out.index)],
+                           overlaps=overlap.narrowing(inp, out))]
 
     pairs = ", ".join(f"{a}->{b}" for a, b in sorted(REQUANTIZE_PAIRS))
     ctx.expect((inp.dtype, out.dtype) in REQUANTIZE_PAIRS,
