@@ -57,8 +57,9 @@ CORE_PORTABLE = ("ds_cnn_kws", "ds_cnn_kws_float32")
 ONE_CORE_VARIANTS = {"cmsis-nn": "qemu_cortex_m3", "blob": "qemu_cortex_m3"}
 M0_BLOB = ("ds_cnn_kws", "mini_mobilenet_float32", "mini_mobilenet_16x8", "tflm_keyword_scrambled")
 # On the M55 (mps3_an547): the DS-CNN in int8 on each backend (CMSIS-NN's MVE convolution,
-# depthwise, fully connected with kernel sums, pooling and softmax; the portable DSP kernels).
-M55_SAMPLE = {"portable": ("ds_cnn_kws",), "cmsis-nn": ("ds_cnn_kws",)}
+# depthwise, fully connected with kernel sums, pooling and softmax; the portable MVE kernels),
+# and the residual blocks' band-fused ADD on the portable kernels.
+M55_SAMPLE = {"portable": ("ds_cnn_kws", "residual_u_first_remainder"), "cmsis-nn": ("ds_cnn_kws",)}
 SAMPLE_MODELS = {"mps2_an386": {"portable": M4_PORTABLE, "cmsis-nn": M4_CMSIS_NN},
                  "mps2_an500": {"portable": CORE_PORTABLE}, "mps2_an505": {"portable": CORE_PORTABLE},
                  "mps3_an547": M55_SAMPLE, "qemu_cortex_m0": {"cmsis-nn": M4_CMSIS_NN, "blob": M0_BLOB}}
