@@ -12,6 +12,7 @@ dispatch here on the input's dtype and keep the shape checks.
 import numpy as np
 
 from tinyaot.ops import overlap
+from tinyaot.ops.depthwise_dsp import MAX_CHANNELS as PAIR_MAX_CH  # TINYAOT_PAIR_MAX_CH
 from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, TensorRef, optional_ref, window_fields
 from tinyaot.quant import per_channel_multipliers
 
@@ -68,12 +69,23 @@ def conv(ctx, inp, weights, bias, out, geometry, groups):
         "filter_ch": weights.shape[3],
         "filters_per_group": out.shape[3] // groups,
         "output_h": geometry["output_h"], "output_w": geometry["output_w"], "output_ch": out.shape[3],
-        "act_min": act_min, "act_max": act_max, "mode": mode, "sum32": sum32,
+        "act_min": act_min, "act_max": act_max, "mode": mode, "sum32": sum32, "block": "NULL",
     })
+    instances = []
+    # Two pixels and four filters a step, in a loop specialised to the window row (flash: optimising
+    # for speed), where the sums are 32-bit and a window row is contiguous.
+    if (ctx.optimize == "speed" and groups == 1 and (sum32 or mode == BIAS_MODES["int32"])
+            and geometry["dilation_w"] == 1 and 4 <= out.shape[3] <= PAIR_MAX_CH and geometry["output_w"] >= 2):
+        shape = (geometry["filter_w"] * inp.shape[3], geometry["stride_w"] * inp.shape[3], weights.data[0].size)
+        params.fields["block"] = "TINYAOT_CONV2D_S16_BLOCK({}, {}, {})".format(*shape)
+        instances = ["TINYAOT_CONV2D_S16_BLOCK_OF({}, {}, {})".format(*shape)]
+    # The pairs read a pixel's window again after writing some of its outputs.
+    overlaps = (overlap.convolution(inp, out, geometry) if instances
+                else overlap.convolution_per_filter(inp, out, geometry, groups))
     return [KernelCall("tinyaot_conv2d_s16", [params, *_tables(ctx, inp, weights, out, out.shape[3]),
                                               TensorRef(inp.index), TensorRef(weights.index), optional_ref(bias),
                                               TensorRef(out.index)],
-                       overlaps=overlap.convolution_per_filter(inp, out, geometry, groups))]
+                       overlaps=overlaps, instances=instances)]
 
 
 def depthwise(ctx, inp, weights, bias, out, geometry, multiplier):
