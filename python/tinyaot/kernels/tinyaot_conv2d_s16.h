@@ -171,6 +171,51 @@ static void tinyaot_conv2d_s16_pair(const struct tinyaot_conv2d_s16_params *p, c
     }
     memcpy(out + output_ch, second, (size_t)output_ch * sizeof *out);
 }
+
+
+/*
+ * One pixel (the image's edges, an odd last one) where p->block is set: four filters a
+ * step over each window row's columns inside the image, written as they are done.
+ */
+static void tinyaot_conv2d_s16_single(const struct tinyaot_conv2d_s16_params *p, const int32_t *multipliers,
+                                      const int32_t *shifts, const int16_t *image, const int8_t *filter,
+                                      const void *bias, int32_t y0, int32_t x0, int16_t *out)
+{
+    const int32_t window = p->filter_h * p->filter_w * p->input_ch, row = p->filter_w * p->input_ch;
+    const int32_t output_ch = p->output_ch, quads_end = output_ch - output_ch % 4;
+    /* Columns [first, last) of the window are inside (dilation_w is 1). */
+    const int32_t first = x0 < 0 ? -x0 : 0, last = p->filter_w < p->input_w - x0 ? p->filter_w : p->input_w - x0;
+    const int32_t n = (last - first) * p->input_ch;
+    int32_t oc, fy, k;
+    for (oc = 0; oc < quads_end; oc += 4) {
+        uint32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+        for (fy = 0; fy < p->filter_h; fy++) {
+            const int32_t y = y0 + fy * p->dilation_h;
+            const int16_t *in;
+            const int8_t *w;
+            if (y < 0 || y >= p->input_h) {
+                continue;
+            }
+            in = image + (y * p->input_w + x0 + first) * p->input_ch;
+            w = filter + oc * window + fy * row + first * p->input_ch;
+            for (k = 0; k < n; k++) {
+                const int32_t x = in[k];
+                a0 += (uint32_t)(w[k] * x);
+                a1 += (uint32_t)(w[k + window] * x);
+                a2 += (uint32_t)(w[k + 2 * window] * x);
+                a3 += (uint32_t)(w[k + 3 * window] * x);
+            }
+        }
+        out[oc] = tinyaot_conv2d_s16_value(p, multipliers, shifts, bias, (int32_t)a0, oc);
+        out[oc + 1] = tinyaot_conv2d_s16_value(p, multipliers, shifts, bias, (int32_t)a1, oc + 1);
+        out[oc + 2] = tinyaot_conv2d_s16_value(p, multipliers, shifts, bias, (int32_t)a2, oc + 2);
+        out[oc + 3] = tinyaot_conv2d_s16_value(p, multipliers, shifts, bias, (int32_t)a3, oc + 3);
+    }
+    for (; oc < output_ch; oc++) {
+        out[oc] = tinyaot_conv2d_s16_value(p, multipliers, shifts, bias,
+                                           tinyaot_conv2d_s16_sum(p, image, filter, y0, x0, oc), oc);
+    }
+}
 #endif
 
 static void tinyaot_conv2d_s16(const struct tinyaot_conv2d_s16_params *p, const int32_t *multipliers,
@@ -187,10 +232,15 @@ static void tinyaot_conv2d_s16(const struct tinyaot_conv2d_s16_params *p, const 
             for (ox = 0; ox < p->output_w; ox++) {
                 const int32_t x0 = ox * p->stride_w - p->pad_w;
 #if TINYAOT_PIXEL_PAIRS
-                if (p->block != NULL && ox + 1 < p->output_w && x0 >= 0 && x0 + pair_reach < p->input_w) {
-                    tinyaot_conv2d_s16_pair(p, multipliers, shifts, image, filter, bias, y0, x0, output);
-                    output += 2 * p->output_ch;
-                    ox++;
+                if (p->block != NULL) {
+                    if (ox + 1 < p->output_w && x0 >= 0 && x0 + pair_reach < p->input_w) {
+                        tinyaot_conv2d_s16_pair(p, multipliers, shifts, image, filter, bias, y0, x0, output);
+                        output += 2 * p->output_ch;
+                        ox++;
+                    } else {
+                        tinyaot_conv2d_s16_single(p, multipliers, shifts, image, filter, bias, y0, x0, output);
+                        output += p->output_ch;
+                    }
                     continue;
                 }
 #else

@@ -45,15 +45,36 @@ def _weights_and_bias(ctx, weights, bias, channels, bias_dtypes):
         dtype = bias.dtype
     if dtype == "int32":
         return BIAS_MODES[dtype], 1  # TFLM's int32 sum, wrapping
-    # The int64 sum stays in int32 when every channel's products do: |w| summed x 32768.
-    w = np.abs(np.moveaxis(np.asarray(weights.data, np.int64), 0 if ctx.op.type != "DEPTHWISE_CONV_2D" else 3, 0))
-    products = [int(s) * 32768 for s in w.reshape(w.shape[0], -1).sum(axis=1)]
+    # The int64 sum stays in int32 when every channel's products do.
+    products = _product_bounds(ctx, weights)
     if bias is not None:
         # TFLM's 64-bit rescale assumes |sum + bias| < 2^47; beyond 2^48 its product overflows.
         worst = max(abs(int(b)) + products[c] for c, b in enumerate(np.asarray(bias.data).reshape(-1)))
         ctx.expect(worst < 2**47, f"int64 bias and products reach {worst}, beyond the +-2^47 that TFLM's 64-bit "
                    "rescale (MultiplyByQuantizedMultiplier) is defined for", bias.index)
     return BIAS_MODES["int64"], int(max(products) <= 2**31 - 1)  # int16 (TRANSPOSE_CONV): widened to int64
+
+
+def _product_bounds(ctx, weights):
+    """Per output channel, the largest |sum of products| any int16 input reaches: |w| summed x 32768."""
+    w = np.abs(np.moveaxis(np.asarray(weights.data, np.int64), 0 if ctx.op.type != "DEPTHWISE_CONV_2D" else 3, 0))
+    return w.reshape(w.shape[0], -1).sum(axis=1) * 32768
+
+
+def _folded_tables(ctx, inp, weights, bias, out):
+    """[int32 bias, Q15 multipliers, total shifts] for TINYAOT_S16_FOLDED (tinyaot_s16.h), or None
+    where sum + bias may leave int32 or TFLM's rescale would shift by less than one bit."""
+    channels = out.shape[3]
+    b = np.zeros(channels, np.int64) if bias is None else np.asarray(bias.data, np.int64).reshape(-1)
+    multipliers, shifts = per_channel_multipliers(inp.scale, weights.quant.scale, out.scale)
+    multipliers, shifts = np.resize(multipliers, channels).astype(np.int64), np.resize(shifts, channels)
+    # TFLM's MultiplyByQuantizedMultiplier(int64_t, ...): the multiplier rounded to Q15.
+    reduced = np.where(multipliers < 0x7FFF0000, (multipliers + (1 << 15)) >> 16, 0x7FFF)
+    total_shifts = 15 - shifts
+    if np.any(np.abs(b) + _product_bounds(ctx, weights) > 2**31 - 1) or np.any(total_shifts < 1):
+        return None
+    return [ParamArray("int32_t", b.astype(np.int32)) if bias is not None else "NULL",
+            ParamArray("int32_t", reduced.astype(np.int32)), ParamArray("int32_t", total_shifts.astype(np.int32))]
 
 
 def _tables(ctx, inp, weights, out, channels):
@@ -71,6 +92,12 @@ def conv(ctx, inp, weights, bias, out, geometry, groups):
         "output_h": geometry["output_h"], "output_w": geometry["output_w"], "output_ch": out.shape[3],
         "act_min": act_min, "act_max": act_max, "mode": mode, "sum32": sum32, "block": "NULL",
     })
+    tables = [*_tables(ctx, inp, weights, out, out.shape[3]), TensorRef(inp.index), TensorRef(weights.index),
+              optional_ref(bias)]
+    folded = _folded_tables(ctx, inp, weights, bias, out) if mode == BIAS_MODES["int64"] and sum32 else None
+    if folded:
+        params.fields["mode"] = "TINYAOT_S16_FOLDED"
+        tables = [folded[1], folded[2], TensorRef(inp.index), TensorRef(weights.index), folded[0]]
     instances = []
     # Two pixels and four filters a step, in a loop specialised to the window row (flash: optimising
     # for speed), where the sums are 32-bit and a window row is contiguous.
@@ -82,10 +109,8 @@ def conv(ctx, inp, weights, bias, out, geometry, groups):
     # The pairs read a pixel's window again after writing some of its outputs.
     overlaps = (overlap.convolution(inp, out, geometry) if instances
                 else overlap.convolution_per_filter(inp, out, geometry, groups))
-    return [KernelCall("tinyaot_conv2d_s16", [params, *_tables(ctx, inp, weights, out, out.shape[3]),
-                                              TensorRef(inp.index), TensorRef(weights.index), optional_ref(bias),
-                                              TensorRef(out.index)],
-                       overlaps=overlaps, instances=instances)]
+    return [KernelCall("tinyaot_conv2d_s16", [params, *tables, TensorRef(out.index)], overlaps=overlaps,
+                       instances=instances)]
 
 
 def depthwise(ctx, inp, weights, bias, out, geometry, multiplier):
