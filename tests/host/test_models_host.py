@@ -73,10 +73,22 @@ def test_own_models_with_inputs_in_arena_match_tflm(name, own_model, tmp_path):
     check_against_tflm(own_model(name), name, tmp_path, inputs_in_arena=True, zero_copy=False)
 
 
-# CMSIS-NN takes int8 only: the float32 and 16x8 forms would run the portable kernels again.
+# The float32 and 16x8 forms would run the portable kernels again (16x8 convolutions: below).
 @pytest.mark.parametrize("name", catalog.names(forms=False))
 def test_own_model_with_cmsis_nn_matches_tflm(name, own_model, tmp_path, cmsis_nn):
     check_against_tflm(own_model(name), name, tmp_path, calls=5, kernels="cmsis-nn")
+
+
+# 16x8 convolutions on arm_convolve_s16 (backends/cmsis_nn_s16.py): strides, padding, dilation,
+# no bias, per-tensor weights, a batch of two; grouped filters stay portable, saying why.
+@pytest.mark.parametrize("name", ["conv_same_valid_strides_16x8", "conv_dilation_relu6_no_bias_16x8",
+                                  "conv_grouped_16x8"])
+def test_16x8_convolutions_with_cmsis_nn_match_tflm(name, own_model, tmp_path, cmsis_nn):
+    check_against_tflm(own_model(name), name, tmp_path, calls=5, kernels="cmsis-nn")
+    report = json.loads((tmp_path / f"{name}.json").read_text())
+    convs = [op for op in report["operators"] if op["type"] == "CONV_2D"]
+    grouped = name == "conv_grouped_16x8"
+    assert convs and all((op["backend"] == "cmsis-nn") != grouped for op in convs), convs
 
 
 @pytest.mark.parametrize("name", SHARED_MODEL_NAMES)

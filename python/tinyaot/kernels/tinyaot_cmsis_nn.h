@@ -116,6 +116,25 @@ static inline int32_t tinyaot_cmsis_conv_s8(const struct tinyaot_cmsis_conv_para
                   output);
 }
 
+/* 16x8 CONV_2D: arm_convolve_s16, what arm_convolve_wrapper_s16 calls; bias int64 or, with
+   int32_bias, int32 (TFLM's cmsis_nn_bias_data). */
+static inline int32_t tinyaot_cmsis_conv_s16(const struct tinyaot_cmsis_conv_params *p, const int32_t *multiplier,
+                                             const int32_t *shift, void *scratch, const int16_t *input,
+                                             const int8_t *filter, const void *bias, int16_t *output,
+                                             int32_t int32_bias)
+{
+    cmsis_nn_per_channel_quant_params quant;
+    cmsis_nn_conv_params conv;
+    cmsis_nn_context ctx;
+    cmsis_nn_dims input_dims, filter_dims, bias_dims, output_dims;
+    const cmsis_nn_bias_data bias_data = {bias, int32_bias != 0};
+    tinyaot_cmsis_conv_setup(p, multiplier, shift, scratch, &conv, &quant, &ctx);
+    tinyaot_cmsis_conv_dims(p, &input_dims, &bias_dims, &output_dims);
+    tinyaot_cmsis_dims(&filter_dims, p->output_c, p->filter_h, p->filter_w, p->input_c);
+    return arm_convolve_s16(&ctx, &conv, &quant, &input_dims, input, &filter_dims, filter, &bias_dims, &bias_data,
+                            &output_dims, output);
+}
+
 static inline int32_t tinyaot_cmsis_depthwise_conv_s8(const struct tinyaot_cmsis_conv_params *p,
                                                       const int32_t *multiplier, const int32_t *shift,
                                                       void *scratch, const int8_t *input, const int8_t *filter,
