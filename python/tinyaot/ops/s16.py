@@ -149,10 +149,14 @@ def transpose_conv(ctx, inp, weights, bias, out, geometry):
     act_min, act_max = ctx.activation(out)
     params = ParamStruct("struct tinyaot_transpose_conv_params", {
         **geometry, "input_offset": 0, "output_offset": 0, "act_min": act_min, "act_max": act_max, "per_channel": 1})
-    if bias is not None and bias.dtype == "int16":
-        bias_arg = ParamArray("int64_t", np.asarray(bias.data, np.int64))
+    folded = _folded_tables(ctx, inp, weights, bias, out) if sum32 else None
+    if folded:
+        mode, (bias_arg, *tables) = "TINYAOT_S16_FOLDED", folded
     else:
-        bias_arg = optional_ref(bias)
-    return [KernelCall("tinyaot_transpose_conv_s16", [params, sum32, *_tables(ctx, inp, weights, out, out.shape[3]),
-                                                      TensorRef(inp.index), TensorRef(weights.index), bias_arg,
-                                                      TensorRef(out.index)])]
+        mode, tables = BIAS_MODES["int64"], _tables(ctx, inp, weights, out, out.shape[3])
+        if bias is not None and bias.dtype == "int16":
+            bias_arg = ParamArray("int64_t", np.asarray(bias.data, np.int64))
+        else:
+            bias_arg = optional_ref(bias)
+    return [KernelCall("tinyaot_transpose_conv_s16", [params, sum32, mode, *tables, TensorRef(inp.index),
+                                                      TensorRef(weights.index), bias_arg, TensorRef(out.index)])]
