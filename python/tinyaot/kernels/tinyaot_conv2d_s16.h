@@ -27,8 +27,11 @@ struct tinyaot_conv2d_s16_params {
     int32_t act_min, act_max;
     int32_t mode;   /* TINYAOT_S16_BIAS64 or _BIAS32 */
     int32_t sum32;  /* 1: the products' sum is taken in 32 bits (see tinyaot_s16.h) */
-    /* NULL, or (one group, 32-bit sums, dilation_w 1, up to TINYAOT_PAIR_MAX_CH filters)
-       the window row's two-pixel, four-filter loop specialised to the layer's shape */
+    /* 1: one group, 32-bit sums, dilation_w 1 (a window row's taps are contiguous), at
+       least four filters: tinyaot_conv2d_s16_single's four filters a step */
+    int32_t rows;
+    /* NULL, or (rows, up to TINYAOT_PAIR_MAX_CH filters) the window row's two-pixel,
+       four-filter loop specialised to the layer's shape */
     tinyaot_conv2d_s16_block_fn block;
 };
 
@@ -94,7 +97,8 @@ static TINYAOT_ALWAYS_INLINE void tinyaot_conv2d_s16_dot8(const int16_t *in, con
 static int64_t tinyaot_conv2d_s16_sum(const struct tinyaot_conv2d_s16_params *p, const int16_t *image,
                                       const int8_t *filter, int32_t y0, int32_t x0, int32_t oc)
 {
-    const int32_t first_ch = (oc / p->filters_per_group) * p->filter_ch;
+    /* No division without groups: Armv6-M has none in hardware. */
+    const int32_t first_ch = p->filters_per_group == p->output_ch ? 0 : (oc / p->filters_per_group) * p->filter_ch;
     const int8_t *w = filter + oc * p->filter_h * p->filter_w * p->filter_ch;
     int64_t sum64 = 0;
     uint32_t sum32 = 0;
@@ -171,11 +175,12 @@ static void tinyaot_conv2d_s16_pair(const struct tinyaot_conv2d_s16_params *p, c
     }
     memcpy(out + output_ch, second, (size_t)output_ch * sizeof *out);
 }
-
+#endif
 
 /*
- * One pixel (the image's edges, an odd last one) where p->block is set: four filters a
- * step over each window row's columns inside the image, written as they are done.
+ * One pixel (where no pair is: the image's edges, an odd last one, every pixel on
+ * Armv6-M) where p->rows is set: four filters a step over each window row's columns
+ * inside the image, written as they are done.
  */
 static void tinyaot_conv2d_s16_single(const struct tinyaot_conv2d_s16_params *p, const int32_t *multipliers,
                                       const int32_t *shifts, const int16_t *image, const int8_t *filter,
@@ -216,7 +221,6 @@ static void tinyaot_conv2d_s16_single(const struct tinyaot_conv2d_s16_params *p,
                                            tinyaot_conv2d_s16_sum(p, image, filter, y0, x0, oc), oc);
     }
 }
-#endif
 
 static void tinyaot_conv2d_s16(const struct tinyaot_conv2d_s16_params *p, const int32_t *multipliers,
                                const int32_t *shifts, const int16_t *input, const int8_t *filter,
@@ -232,20 +236,20 @@ static void tinyaot_conv2d_s16(const struct tinyaot_conv2d_s16_params *p, const 
             for (ox = 0; ox < p->output_w; ox++) {
                 const int32_t x0 = ox * p->stride_w - p->pad_w;
 #if TINYAOT_PIXEL_PAIRS
-                if (p->block != NULL) {
-                    if (ox + 1 < p->output_w && x0 >= 0 && x0 + pair_reach < p->input_w) {
-                        tinyaot_conv2d_s16_pair(p, multipliers, shifts, image, filter, bias, y0, x0, output);
-                        output += 2 * p->output_ch;
-                        ox++;
-                    } else {
-                        tinyaot_conv2d_s16_single(p, multipliers, shifts, image, filter, bias, y0, x0, output);
-                        output += p->output_ch;
-                    }
+                if (p->block != NULL && ox + 1 < p->output_w && x0 >= 0 && x0 + pair_reach < p->input_w) {
+                    tinyaot_conv2d_s16_pair(p, multipliers, shifts, image, filter, bias, y0, x0, output);
+                    output += 2 * p->output_ch;
+                    ox++;
                     continue;
                 }
 #else
                 (void)pair_reach;
 #endif
+                if (p->rows) {
+                    tinyaot_conv2d_s16_single(p, multipliers, shifts, image, filter, bias, y0, x0, output);
+                    output += p->output_ch;
+                    continue;
+                }
                 for (oc = 0; oc < p->output_ch; oc++) {
                     *output++ = tinyaot_conv2d_s16_value(p, multipliers, shifts, bias,
                                                          tinyaot_conv2d_s16_sum(p, image, filter, y0, x0, oc), oc);

@@ -19,7 +19,7 @@
 #include "tinyaot_transpose_conv.h"
 
 /* The most filter taps reaching one output value that the four-channel path lists. */
-#define TINYAOT_TRANSPOSE_CONV_S16_MAX_TAPS 64
+#define TINYAOT_TRANSPOSE_CONV_S16_MAX_TAPS 32  /* 5x5 at stride 1 is 25 */
 
 /* Output channel oc at (oy, ox) of batch image `in`: sum over the filter taps
    (fy, fx) whose input position (oy + pad - fy) / stride is whole and inside. */

@@ -90,7 +90,7 @@ def conv(ctx, inp, weights, bias, out, geometry, groups):
         "filter_ch": weights.shape[3],
         "filters_per_group": out.shape[3] // groups,
         "output_h": geometry["output_h"], "output_w": geometry["output_w"], "output_ch": out.shape[3],
-        "act_min": act_min, "act_max": act_max, "mode": mode, "sum32": sum32, "block": "NULL",
+        "act_min": act_min, "act_max": act_max, "mode": mode, "sum32": sum32, "rows": 0, "block": "NULL",
     })
     tables = [*_tables(ctx, inp, weights, out, out.shape[3]), TensorRef(inp.index), TensorRef(weights.index),
               optional_ref(bias)]
@@ -99,15 +99,18 @@ def conv(ctx, inp, weights, bias, out, geometry, groups):
         params.fields["mode"] = "TINYAOT_S16_FOLDED"
         tables = [folded[1], folded[2], TensorRef(inp.index), TensorRef(weights.index), folded[0]]
     instances = []
-    # Two pixels and four filters a step, in a loop specialised to the window row (flash: optimising
-    # for speed), where the sums are 32-bit and a window row is contiguous.
-    if (ctx.optimize == "speed" and groups == 1 and (sum32 or mode == BIAS_MODES["int32"])
-            and geometry["dilation_w"] == 1 and 4 <= out.shape[3] <= PAIR_MAX_CH and geometry["output_w"] >= 2):
+    # Four filters a step where the sums are 32-bit and a window row is contiguous (flash: optimising
+    # for speed); two pixels too, in a loop specialised to the window row, where their outputs fit the
+    # kernel's buffer.
+    rows = (ctx.optimize == "speed" and groups == 1 and (sum32 or mode == BIAS_MODES["int32"])
+            and geometry["dilation_w"] == 1 and out.shape[3] >= 4)
+    params.fields["rows"] = int(rows)
+    if rows and out.shape[3] <= PAIR_MAX_CH and geometry["output_w"] >= 2:
         shape = (geometry["filter_w"] * inp.shape[3], geometry["stride_w"] * inp.shape[3], weights.data[0].size)
         params.fields["block"] = "TINYAOT_CONV2D_S16_BLOCK({}, {}, {})".format(*shape)
         instances = ["TINYAOT_CONV2D_S16_BLOCK_OF({}, {}, {})".format(*shape)]
-    # The pairs read a pixel's window again after writing some of its outputs.
-    overlaps = (overlap.convolution(inp, out, geometry) if instances
+    # Four filters at a time read a pixel's window again after writing some of its outputs.
+    overlaps = (overlap.convolution(inp, out, geometry) if rows
                 else overlap.convolution_per_filter(inp, out, geometry, groups))
     return [KernelCall("tinyaot_conv2d_s16", [params, *tables, TensorRef(out.index)], overlaps=overlaps,
                        instances=instances)]
