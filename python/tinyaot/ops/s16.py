@@ -13,7 +13,7 @@ import numpy as np
 
 from tinyaot.ops import overlap
 from tinyaot.ops.depthwise_dsp import MAX_CHANNELS as PAIR_MAX_CH  # TINYAOT_PAIR_MAX_CH
-from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, TensorRef, optional_ref, window_fields
+from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, ScratchRef, TensorRef, optional_ref, window_fields
 from tinyaot.quant import per_channel_multipliers
 
 BIAS_MODES = {"int64": "TINYAOT_S16_BIAS64", "int32": "TINYAOT_S16_BIAS32"}
@@ -147,7 +147,7 @@ def fully_connected(ctx, inp, weights, bias, out, batches, output_depth, accum_d
 def transpose_conv(ctx, inp, weights, bias, out, geometry):
     """TFLM's int16 TRANSPOSE_CONV reads an int64 bias, or widens an int16 one at Eval (here: once,
     into a constant table); it sums in int64 into a scratch copy of the output, which the gathering
-    kernel does not need."""
+    kernel does not need: it lists the taps reaching one output value in a scratch of its own."""
     _, sum32 = _weights_and_bias(ctx, weights, bias, out.shape[3], ("int64", "int16"))
     act_min, act_max = ctx.activation(out)
     params = ParamStruct("struct tinyaot_transpose_conv_params", {
@@ -161,5 +161,8 @@ def transpose_conv(ctx, inp, weights, bias, out, geometry):
             bias_arg = ParamArray("int64_t", np.asarray(bias.data, np.int64))
         else:
             bias_arg = optional_ref(bias)
-    return [KernelCall("tinyaot_transpose_conv_s16", [params, sum32, mode, *tables, TensorRef(inp.index),
-                                                      TensorRef(weights.index), bias_arg, TensorRef(out.index)])]
+    # The tap list's scratch: two int32 for each tap that can reach one output value.
+    taps = -(-geometry["filter_h"] // geometry["stride_h"]) * -(-geometry["filter_w"] // geometry["stride_w"])
+    return [KernelCall("tinyaot_transpose_conv_s16", [params, sum32, mode, *tables, ScratchRef(0, "int32_t"),
+                                                      TensorRef(inp.index), TensorRef(weights.index), bias_arg,
+                                                      TensorRef(out.index)], scratch=[8 * taps])]

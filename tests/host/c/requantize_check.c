@@ -132,7 +132,8 @@ static void check_add_input(int32_t m, int32_t headroom, int32_t v_min, int32_t 
         const struct tinyaot_add_input_scale s = tinyaot_add_input_scale_of(0, m, -r, 31 - headroom);
         for (v = v_min; v <= v_max; v++) {
             const int32_t want = reference(v * (1 << headroom), m, -r);
-            const int32_t got = headroom == 20 ? tinyaot_add_scale_input(&s, v, 11) : tinyaot_add_scale_input(&s, v, 16);
+            const int32_t got =
+                headroom == 20 ? tinyaot_add_scale_input(&s, v, 11) : tinyaot_add_scale_input(&s, v, 16);
             add_inputs++;
             if (got != want) {
                 printf("DIFFERS: ADD input v=%ld multiplier=%ld shift=%ld: reference %ld, tinyaot_add %ld\n", (long)v,
