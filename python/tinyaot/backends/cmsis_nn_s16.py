@@ -1,6 +1,8 @@
 """The CMSIS-NN backend's 16x8 lowerings (int16 activations, int8 weights): CONV_2D
 on arm_convolve_s16, which TFLM's CMSIS-NN glue reaches through
-arm_convolve_wrapper_s16 (v7's wrapper calls it for every shape).
+arm_convolve_wrapper_s16 (v7's wrapper calls it for every shape), and
+FULLY_CONNECTED on arm_fully_connected_s16 (per-tensor weights, an int64 bias
+or none: what TFLM's glue accepts; no scratch).
 
 CMSIS-NN is bit-exact with TFLM's reference kernels only where its arithmetic's
 shortcuts cannot show: with an int64 bias (or none) it adds the first 512
@@ -13,16 +15,18 @@ saying why.
 import numpy as np
 
 from tinyaot.backends import cmsis_nn, cmsis_nn_overlap
-from tinyaot.ops.base import ParamArray, ParamStruct, TensorRef, optional_ref
+from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, TensorRef, optional_ref
 from tinyaot.quant import per_channel_multipliers
 
-OPERATORS = ("CONV_2D",)
+OPERATORS = ("CONV_2D", "FULLY_CONNECTED")
 
 
 def lower(ctx, arch, portable_calls):
     """(calls, None), or (portable_calls, why they stay)."""
     if arch == "mve":
-        return portable_calls, "16x8 on Helium: CMSIS-NN's MVE convolution is not checked against TFLM here"
+        return portable_calls, "16x8 on Helium: CMSIS-NN's MVE kernels are not checked against TFLM here"
+    if ctx.op.type == "FULLY_CONNECTED":
+        return _lower_fully_connected(ctx, portable_calls)
     (call,) = portable_calls
     f = call.args[0].fields
     if f["filters_per_group"] != f["output_ch"]:
@@ -50,6 +54,29 @@ def lower(ctx, arch, portable_calls):
     overlaps = cmsis_nn_overlap.convolution("arm_convolve_s16", inp, out, params.fields)
     return cmsis_nn.call("tinyaot_cmsis_conv_s16", params, tables, tensors, scratch, [int(int32_bias)],
                          overlaps), None
+
+
+def _lower_fully_connected(ctx, portable_calls):
+    (call,) = portable_calls
+    f = call.args[0].fields
+    inp, weights, bias, out = ctx.input(0), ctx.input(1), ctx.input(2, optional=True), ctx.output()
+    if weights.quant.per_channel:
+        return portable_calls, "per-channel 16x8 weights: arm_fully_connected_s16 takes one multiplier"
+    if f["mode"] == "TINYAOT_S16_BIAS32":
+        return portable_calls, "int32 bias: arm_fully_connected_s16 reads an int64 one"
+    multipliers, shifts = per_channel_multipliers(inp.scale, weights.quant.scale, out.scale)
+    why = _int64_shortcuts_show(weights, bias, np.resize(multipliers, f["output_depth"]),
+                                np.resize(shifts, f["output_depth"]), f["sum32"])
+    if why:
+        return portable_calls, why
+    params = ParamStruct("struct tinyaot_cmsis_fc_params", {
+        "batches": f["batches"], "accum_depth": f["accum_depth"], "output_depth": f["output_depth"],
+        "input_offset": 0, "filter_offset": 0, "output_offset": 0, "act_min": f["act_min"], "act_max": f["act_max"],
+        "per_channel": 0,
+    })
+    return [KernelCall("tinyaot_cmsis_fully_connected_s16", [
+        params, int(multipliers[0]), int(shifts[0]), TensorRef(inp.index), TensorRef(weights.index),
+        optional_ref(bias), TensorRef(out.index)], header=cmsis_nn.HEADER)], None
 
 
 def _int64_shortcuts_show(weights, bias, multipliers, shifts, sum32):

@@ -141,6 +141,30 @@ static inline int32_t tinyaot_cmsis_conv_s16(const struct tinyaot_cmsis_conv_par
                             &bias_data, &a.output_dims, output);
 }
 
+/* 16x8 FULLY_CONNECTED: arm_fully_connected_s16 (per-tensor multiplier, int64 bias or none; no scratch). */
+static inline int32_t tinyaot_cmsis_fully_connected_s16(const struct tinyaot_cmsis_fc_params *p, int32_t multiplier,
+                                                        int32_t shift, const int16_t *input, const int8_t *weights,
+                                                        const int64_t *bias, int16_t *output)
+{
+    cmsis_nn_context ctx = {NULL, 0};
+    cmsis_nn_fc_params fc;
+    cmsis_nn_per_tensor_quant_params quant;
+    cmsis_nn_dims input_dims, filter_dims, bias_dims, output_dims;
+    fc.input_offset = 0;
+    fc.filter_offset = 0;
+    fc.output_offset = 0;
+    fc.activation.min = p->act_min;
+    fc.activation.max = p->act_max;
+    quant.multiplier = multiplier;
+    quant.shift = shift;
+    tinyaot_cmsis_dims(&input_dims, p->batches, 1, 1, p->accum_depth);
+    tinyaot_cmsis_dims(&filter_dims, p->accum_depth, 1, 1, p->output_depth);
+    tinyaot_cmsis_dims(&bias_dims, 1, 1, 1, p->output_depth);
+    tinyaot_cmsis_dims(&output_dims, p->batches, 1, 1, p->output_depth);
+    return arm_fully_connected_s16(&ctx, &fc, &quant, &input_dims, input, &filter_dims, weights, &bias_dims, bias,
+                                   &output_dims, output);
+}
+
 static inline int32_t tinyaot_cmsis_depthwise_conv_s8(const struct tinyaot_cmsis_conv_params *p,
                                                       const int32_t *multiplier, const int32_t *shift,
                                                       void *scratch, const int8_t *input, const int8_t *filter,
