@@ -193,28 +193,17 @@ static void tinyaot_conv2d_s16_single(const struct tinyaot_conv2d_s16_params *p,
     const int32_t n = (last - first) * p->input_ch;
     int32_t oc, fy, k;
     for (oc = 0; oc < quads_end; oc += 4) {
-        uint32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+        uint32_t a[4] = {0, 0, 0, 0};
         for (fy = 0; fy < p->filter_h; fy++) {
             const int32_t y = y0 + fy * p->dilation_h;
-            const int16_t *in;
-            const int8_t *w;
-            if (y < 0 || y >= p->input_h) {
-                continue;
-            }
-            in = image + (y * p->input_w + x0 + first) * p->input_ch;
-            w = filter + oc * window + fy * row + first * p->input_ch;
-            for (k = 0; k < n; k++) {
-                const int32_t x = in[k];
-                a0 += (uint32_t)(w[k] * x);
-                a1 += (uint32_t)(w[k + window] * x);
-                a2 += (uint32_t)(w[k + 2 * window] * x);
-                a3 += (uint32_t)(w[k + 3 * window] * x);
+            if (y >= 0 && y < p->input_h) {
+                tinyaot_s16_dot4(image + (y * p->input_w + x0 + first) * p->input_ch,
+                                 filter + oc * window + fy * row + first * p->input_ch, n, window, a);
             }
         }
-        out[oc] = tinyaot_conv2d_s16_value(p, multipliers, shifts, bias, (int32_t)a0, oc);
-        out[oc + 1] = tinyaot_conv2d_s16_value(p, multipliers, shifts, bias, (int32_t)a1, oc + 1);
-        out[oc + 2] = tinyaot_conv2d_s16_value(p, multipliers, shifts, bias, (int32_t)a2, oc + 2);
-        out[oc + 3] = tinyaot_conv2d_s16_value(p, multipliers, shifts, bias, (int32_t)a3, oc + 3);
+        for (k = 0; k < 4; k++) {
+            out[oc + k] = tinyaot_conv2d_s16_value(p, multipliers, shifts, bias, (int32_t)a[k], oc + k);
+        }
     }
     for (; oc < output_ch; oc++) {
         out[oc] = tinyaot_conv2d_s16_value(p, multipliers, shifts, bias,

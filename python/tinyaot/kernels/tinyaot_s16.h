@@ -60,4 +60,25 @@ static inline int16_t tinyaot_s16_output(int32_t mode, int64_t sum, const void *
     return (int16_t)tinyaot_clamp_i32(acc, act_min, act_max);
 }
 
+/* Four rows' 32-bit sums (w, w + step, w + 2 step, w + 3 step) of n products with in, added
+   to a: each input value loaded serves four products. Unsigned: TFLM's int32 sum wraps
+   (BIAS32), and an int64 one the lowering proved to stay in int32 (sum32). */
+static TINYAOT_ALWAYS_INLINE void tinyaot_s16_dot4(const int16_t *in, const int8_t *w, int32_t n, int32_t step,
+                                                   uint32_t a[4])
+{
+    uint32_t a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3];  /* named: in registers */
+    int32_t k;
+    for (k = 0; k < n; k++) {
+        const int32_t x = in[k];
+        a0 += (uint32_t)(w[k] * x);
+        a1 += (uint32_t)(w[k + step] * x);
+        a2 += (uint32_t)(w[k + 2 * step] * x);
+        a3 += (uint32_t)(w[k + 3 * step] * x);
+    }
+    a[0] = a0;
+    a[1] = a1;
+    a[2] = a2;
+    a[3] = a3;
+}
+
 #endif /* TINYAOT_S16_H */

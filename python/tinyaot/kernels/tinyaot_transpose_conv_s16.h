@@ -76,23 +76,11 @@ static TINYAOT_NOINLINE void tinyaot_transpose_conv_s16_sum4(const int16_t *in, 
                                                              int32_t depth, const int32_t *at, int32_t taps,
                                                              uint32_t sums[4])
 {
-    uint32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-    int32_t t, k;
+    int32_t t;
+    sums[0] = sums[1] = sums[2] = sums[3] = 0;
     for (t = 0; t < taps; t++) {
-        const int16_t *x = in + at[2 * t];
-        const int8_t *f = w + at[2 * t + 1];
-        for (k = 0; k < depth; k++) {
-            const int32_t v = x[k];
-            a0 += (uint32_t)(f[k] * v);
-            a1 += (uint32_t)(f[k + window] * v);
-            a2 += (uint32_t)(f[k + 2 * window] * v);
-            a3 += (uint32_t)(f[k + 3 * window] * v);
-        }
+        tinyaot_s16_dot4(in + at[2 * t], w + at[2 * t + 1], depth, window, sums);
     }
-    sums[0] = a0;
-    sums[1] = a1;
-    sums[2] = a2;
-    sums[3] = a3;
 }
 
 /* taps: scratch for the tap list, two int32 per tap reaching one output value. */

@@ -61,10 +61,9 @@ def _product_bounds(ctx, weights):
     return w.reshape(w.shape[0], -1).sum(axis=1) * 32768
 
 
-def _folded_tables(ctx, inp, weights, bias, out):
+def _folded_tables(ctx, inp, weights, bias, out, channels):
     """[int32 bias, Q15 multipliers, total shifts] for TINYAOT_S16_FOLDED (tinyaot_s16.h), or None
     where sum + bias may leave int32 or TFLM's rescale would shift by less than one bit."""
-    channels = out.shape[3]
     b = np.zeros(channels, np.int64) if bias is None else np.asarray(bias.data, np.int64).reshape(-1)
     multipliers, shifts = per_channel_multipliers(inp.scale, weights.quant.scale, out.scale)
     multipliers, shifts = np.resize(multipliers, channels).astype(np.int64), np.resize(shifts, channels)
@@ -75,6 +74,16 @@ def _folded_tables(ctx, inp, weights, bias, out):
         return None
     return [ParamArray("int32_t", b.astype(np.int32)) if bias is not None else "NULL",
             ParamArray("int32_t", reduced.astype(np.int32)), ParamArray("int32_t", total_shifts.astype(np.int32))]
+
+
+def _layer_args(ctx, inp, weights, bias, out, channels, mode, sum32):
+    """(mode, [multipliers, shifts, input, weights, bias]) of a convolution or fully connected call:
+    TINYAOT_S16_FOLDED's tables where they apply, else TFLM's multipliers and the bias tensor."""
+    folded = _folded_tables(ctx, inp, weights, bias, out, channels) if mode == BIAS_MODES["int64"] and sum32 else None
+    if folded:
+        return "TINYAOT_S16_FOLDED", [folded[1], folded[2], TensorRef(inp.index), TensorRef(weights.index), folded[0]]
+    return mode, [*_tables(ctx, inp, weights, out, channels), TensorRef(inp.index), TensorRef(weights.index),
+                  optional_ref(bias)]
 
 
 def _tables(ctx, inp, weights, out, channels):
@@ -92,12 +101,7 @@ def conv(ctx, inp, weights, bias, out, geometry, groups):
         "output_h": geometry["output_h"], "output_w": geometry["output_w"], "output_ch": out.shape[3],
         "act_min": act_min, "act_max": act_max, "mode": mode, "sum32": sum32, "rows": 0, "block": "NULL",
     })
-    tables = [*_tables(ctx, inp, weights, out, out.shape[3]), TensorRef(inp.index), TensorRef(weights.index),
-              optional_ref(bias)]
-    folded = _folded_tables(ctx, inp, weights, bias, out) if mode == BIAS_MODES["int64"] and sum32 else None
-    if folded:
-        params.fields["mode"] = "TINYAOT_S16_FOLDED"
-        tables = [folded[1], folded[2], TensorRef(inp.index), TensorRef(weights.index), folded[0]]
+    params.fields["mode"], tables = _layer_args(ctx, inp, weights, bias, out, out.shape[3], mode, sum32)
     instances = []
     # Four filters a step where the sums are 32-bit and a window row is contiguous (flash: optimising
     # for speed); two pixels too, in a loop specialised to the window row, where their outputs fit the
@@ -139,9 +143,8 @@ def fully_connected(ctx, inp, weights, bias, out, batches, output_depth, accum_d
         "batches": batches, "accum_depth": accum_depth, "output_depth": output_depth,
         "act_min": act_min, "act_max": act_max, "mode": mode, "sum32": sum32,
     })
-    return [KernelCall("tinyaot_fully_connected_s16", [params, *_tables(ctx, inp, weights, out, output_depth),
-                                                       TensorRef(inp.index), TensorRef(weights.index),
-                                                       optional_ref(bias), TensorRef(out.index)])]
+    params.fields["mode"], tables = _layer_args(ctx, inp, weights, bias, out, output_depth, mode, sum32)
+    return [KernelCall("tinyaot_fully_connected_s16", [params, *tables, TensorRef(out.index)])]
 
 
 def transpose_conv(ctx, inp, weights, bias, out, geometry):
@@ -152,7 +155,7 @@ def transpose_conv(ctx, inp, weights, bias, out, geometry):
     act_min, act_max = ctx.activation(out)
     params = ParamStruct("struct tinyaot_transpose_conv_params", {
         **geometry, "input_offset": 0, "output_offset": 0, "act_min": act_min, "act_max": act_max, "per_channel": 1})
-    folded = _folded_tables(ctx, inp, weights, bias, out) if sum32 else None
+    folded = _folded_tables(ctx, inp, weights, bias, out, out.shape[3]) if sum32 else None
     if folded:
         mode, (bias_arg, *tables) = "TINYAOT_S16_FOLDED", folded
     else:
