@@ -84,10 +84,25 @@ def test_own_models_with_inputs_in_arena_match_tflm(name, own_model, tmp_path):
     check_against_tflm(own_model(name), name, tmp_path, inputs_in_arena=True, zero_copy=False)
 
 
-# CMSIS-NN takes int8 only: the float32 and 16x8 forms would run the portable kernels again.
+# The float32 and 16x8 forms would run the portable kernels again (16x8 convolutions: below).
 @pytest.mark.parametrize("name", catalog.names(forms=False))
 def test_own_model_with_cmsis_nn_matches_tflm(name, own_model, tmp_path, cmsis_nn):
     check_against_tflm(own_model(name), name, tmp_path, calls=5, kernels="cmsis-nn")
+
+
+# 16x8 layers on CMSIS-NN (backends/cmsis_nn_s16.py): convolutions on arm_convolve_s16 (strides,
+# padding, dilation, no bias, per-tensor weights, a batch of two), fully connected layers with
+# per-tensor weights on arm_fully_connected_s16; grouped filters and per-channel fully connected
+# weights stay portable, saying why.
+@pytest.mark.parametrize("name, op_type, on_cmsis_nn", [
+    ("conv_same_valid_strides_16x8", "CONV_2D", True), ("conv_dilation_relu6_no_bias_16x8", "CONV_2D", True),
+    ("conv_grouped_16x8", "CONV_2D", False), ("fc_relu_per_tensor_16x8", "FULLY_CONNECTED", True),
+    ("fc_batched_per_channel_relu6_16x8", "FULLY_CONNECTED", False)])
+def test_16x8_layers_with_cmsis_nn_match_tflm(name, op_type, on_cmsis_nn, own_model, tmp_path, cmsis_nn):
+    check_against_tflm(own_model(name), name, tmp_path, calls=5, kernels="cmsis-nn")
+    report = json.loads((tmp_path / f"{name}.json").read_text())
+    layers = [op for op in report["operators"] if op["type"] == op_type]
+    assert layers and all((op["backend"] == "cmsis-nn") == on_cmsis_nn for op in layers), layers
 
 
 @pytest.mark.parametrize("name", SHARED_MODEL_NAMES)

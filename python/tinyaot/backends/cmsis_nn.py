@@ -17,7 +17,7 @@ Prepare): a flash table here.
 
 import numpy as np
 
-from tinyaot.backends import CPU_ARCH, cmsis_nn_lstm, cmsis_nn_overlap
+from tinyaot.backends import CPU_ARCH, cmsis_nn_lstm, cmsis_nn_overlap, cmsis_nn_s16
 from tinyaot.ops import elementwise
 from tinyaot.ops.base import KernelCall, LowerContext, ParamArray, ParamStruct, ScratchRef, TensorRef, optional_ref
 from tinyaot.ops.conv import window_geometry
@@ -37,6 +37,8 @@ def lower(ctx, portable_calls, cpu, pointwise_im2col=False):
     handler = _HANDLERS.get(ctx.op.type)
     if handler is None:
         return portable_calls, "no CMSIS-NN lowering for this operator"
+    if ctx.input(0).dtype == "int16" and ctx.op.type in cmsis_nn_s16.OPERATORS:
+        return cmsis_nn_s16.lower(ctx, CPU_ARCH[cpu], portable_calls)
     faster = [FASTER_PORTABLE[c.kernel] for c in portable_calls if c.kernel in FASTER_PORTABLE]
     if faster and CPU_ARCH[cpu] == "mve":
         # On Helium arm_elementwise_add_s8's MVE path is the faster (13.8 instructions a value on
@@ -106,7 +108,7 @@ def _conv_common(ctx, weights_hw):
     return fields, tables, tensors
 
 
-def _call(kernel, params, tables, tensors, scratch_bytes, extra=(), overlaps=()):
+def call(kernel, params, tables, tensors, scratch_bytes, extra=(), overlaps=()):
     scratch = ScratchRef(0, "void") if scratch_bytes else "NULL"
     return [KernelCall(kernel, [params, *tables, scratch, *tensors, *extra],
                        scratch=[scratch_bytes] if scratch_bytes else [], header=HEADER, overlaps=list(overlaps))]
@@ -152,7 +154,7 @@ def _lower_conv(ctx, arch, _portable, pointwise_im2col=False):
     params = ParamStruct("struct tinyaot_cmsis_conv_params", {**fields, "ch_mult": 1})
     kernel = conv_kernel(params.fields, pointwise_im2col)
     size = conv_buffer_size(fields, kernel, arch)
-    return _call("tinyaot_cmsis_conv_s8", params, tables, tensors, size, [kernel],
+    return call("tinyaot_cmsis_conv_s8", params, tables, tensors, size, [kernel],
                  cmsis_nn_overlap.convolution(kernel, ctx.input(0), ctx.output(), params.fields))
 
 
@@ -164,7 +166,7 @@ def _lower_depthwise(ctx, arch, _portable):
     size = depthwise_buffer_size(fields, arch)
     params = ParamStruct("struct tinyaot_cmsis_conv_params", {**fields, "ch_mult": ch_mult})
     kernel = depthwise_kernel(params.fields, arch)
-    return _call("tinyaot_cmsis_depthwise_conv_s8", params, tables, tensors, size, [kernel],
+    return call("tinyaot_cmsis_depthwise_conv_s8", params, tables, tensors, size, [kernel],
                  overlaps=cmsis_nn_overlap.depthwise(kernel, ctx.input(0), ctx.output(), params.fields))
 
 
@@ -236,7 +238,7 @@ def _lower_pool(ctx, arch, portable):
                          {"max": int(is_max), **_portable_fields(portable, *POOL_FIELDS)})
     size = 0 if is_max else avgpool_buffer_size(arch, params.fields["channels"])
     inp, out = ctx.input(0), ctx.output()
-    return _call("tinyaot_cmsis_pool_s8", params, [], [TensorRef(inp.index), TensorRef(out.index)], size,
+    return call("tinyaot_cmsis_pool_s8", params, [], [TensorRef(inp.index), TensorRef(out.index)], size,
                  overlaps=cmsis_nn_overlap.pooling(is_max, inp, out, params.fields))
 
 

@@ -15,6 +15,7 @@ window, arm_avgpool_s8 sums all its channels), which only moves each write later
 - arm_convolve_s8 (and arm_convolve_1_x_n_s8, which calls it off MVE) copies each
   output pixel's window into its scratch (im2col) and computes pixels two at a time
   from there: a pixel's input is free from the first output byte of its pair on.
+- arm_convolve_s16 (16x8) does the same: two pixels' windows copied, then both written.
 - arm_convolve_1x1_s8_fast and arm_convolve_1x1_s8: arm_nn_mat_mult_nt_t_s8 walks
   output channel pairs outermost, reading all the input (a row of it) again for
   each pair, so only an output below the whole input would be safe: none declared.
@@ -39,8 +40,9 @@ from tinyaot.ops import overlap
 
 
 def convolution(kernel, inp, out, f):
-    """arm_convolve_s8 and arm_convolve_1_x_n_s8 (im2col, pixel pairs); the 1x1 kernels declare nothing."""
-    if kernel not in ("tinyaot_cmsis_convolve_s8", "arm_convolve_1_x_n_s8"):
+    """arm_convolve_s8, arm_convolve_1_x_n_s8 and arm_convolve_s16 (im2col, pixel pairs); the 1x1 kernels
+    declare nothing."""
+    if kernel not in ("tinyaot_cmsis_convolve_s8", "arm_convolve_1_x_n_s8", "arm_convolve_s16"):
         return []
 
     rows = overlap.last_reader(inp.shape[1], f["output_h"], f["filter_h"], f["stride_h"], f["dilation_h"], f["pad_h"])
@@ -48,7 +50,7 @@ def convolution(kernel, inp, out, f):
     co = out.shape[3]
     limit = overlap.raster_limit(inp.shape, out.shape, rows, cols, np.zeros(inp.shape[3], np.int64),
                                  lambda p: p // 2 * 2 * co)
-    return overlap.declared(inp, out, limit)
+    return overlap.declared(inp, out, None if limit is None else limit * inp.itemsize)  # elements -> bytes
 
 
 def depthwise(kernel, inp, out, f):

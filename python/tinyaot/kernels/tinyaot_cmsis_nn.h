@@ -103,20 +103,69 @@ static inline void tinyaot_cmsis_conv_setup(const struct tinyaot_cmsis_conv_para
     ctx->size = 0; /* CMSIS-NN does not read it; the planner sized the buffer */
 }
 
+/* What a CONV_2D call passes to CMSIS-NN but its tensors, int8 or 16x8. */
+struct tinyaot_cmsis_conv_args {
+    cmsis_nn_per_channel_quant_params quant;
+    cmsis_nn_conv_params conv;
+    cmsis_nn_context ctx;
+    cmsis_nn_dims input_dims, filter_dims, bias_dims, output_dims;
+};
+
+static inline void tinyaot_cmsis_conv_args_of(const struct tinyaot_cmsis_conv_params *p, const int32_t *multiplier,
+                                              const int32_t *shift, void *scratch, struct tinyaot_cmsis_conv_args *a)
+{
+    tinyaot_cmsis_conv_setup(p, multiplier, shift, scratch, &a->conv, &a->quant, &a->ctx);
+    tinyaot_cmsis_conv_dims(p, &a->input_dims, &a->bias_dims, &a->output_dims);
+    tinyaot_cmsis_dims(&a->filter_dims, p->output_c, p->filter_h, p->filter_w, p->input_c);
+}
+
 static inline int32_t tinyaot_cmsis_conv_s8(const struct tinyaot_cmsis_conv_params *p, const int32_t *multiplier,
                                             const int32_t *shift, void *scratch, const int8_t *input,
                                             const int8_t *filter, const int32_t *bias, int8_t *output,
                                             tinyaot_cmsis_conv_kernel kernel)
 {
-    cmsis_nn_per_channel_quant_params quant;
-    cmsis_nn_conv_params conv;
-    cmsis_nn_context ctx;
+    struct tinyaot_cmsis_conv_args a;
+    tinyaot_cmsis_conv_args_of(p, multiplier, shift, scratch, &a);
+    return kernel(&a.ctx, &a.conv, &a.quant, &a.input_dims, input, &a.filter_dims, filter, &a.bias_dims, bias,
+                  &a.output_dims, output);
+}
+
+/* 16x8 CONV_2D: arm_convolve_s16, what arm_convolve_wrapper_s16 calls; bias int64 or, with
+   int32_bias, int32 (TFLM's cmsis_nn_bias_data). */
+static inline int32_t tinyaot_cmsis_conv_s16(const struct tinyaot_cmsis_conv_params *p, const int32_t *multiplier,
+                                             const int32_t *shift, void *scratch, const int16_t *input,
+                                             const int8_t *filter, const void *bias, int16_t *output,
+                                             int32_t int32_bias)
+{
+    const cmsis_nn_bias_data bias_data = {bias, int32_bias != 0};
+    struct tinyaot_cmsis_conv_args a;
+    tinyaot_cmsis_conv_args_of(p, multiplier, shift, scratch, &a);
+    return arm_convolve_s16(&a.ctx, &a.conv, &a.quant, &a.input_dims, input, &a.filter_dims, filter, &a.bias_dims,
+                            &bias_data, &a.output_dims, output);
+}
+
+/* 16x8 FULLY_CONNECTED: arm_fully_connected_s16 (per-tensor multiplier, int64 bias or none; no scratch). */
+static inline int32_t tinyaot_cmsis_fully_connected_s16(const struct tinyaot_cmsis_fc_params *p, int32_t multiplier,
+                                                        int32_t shift, const int16_t *input, const int8_t *weights,
+                                                        const int64_t *bias, int16_t *output)
+{
+    cmsis_nn_context ctx = {NULL, 0};
+    cmsis_nn_fc_params fc;
+    cmsis_nn_per_tensor_quant_params quant;
     cmsis_nn_dims input_dims, filter_dims, bias_dims, output_dims;
-    tinyaot_cmsis_conv_setup(p, multiplier, shift, scratch, &conv, &quant, &ctx);
-    tinyaot_cmsis_conv_dims(p, &input_dims, &bias_dims, &output_dims);
-    tinyaot_cmsis_dims(&filter_dims, p->output_c, p->filter_h, p->filter_w, p->input_c);
-    return kernel(&ctx, &conv, &quant, &input_dims, input, &filter_dims, filter, &bias_dims, bias, &output_dims,
-                  output);
+    fc.input_offset = 0;
+    fc.filter_offset = 0;
+    fc.output_offset = 0;
+    fc.activation.min = p->act_min;
+    fc.activation.max = p->act_max;
+    quant.multiplier = multiplier;
+    quant.shift = shift;
+    tinyaot_cmsis_dims(&input_dims, p->batches, 1, 1, p->accum_depth);
+    tinyaot_cmsis_dims(&filter_dims, p->accum_depth, 1, 1, p->output_depth);
+    tinyaot_cmsis_dims(&bias_dims, 1, 1, 1, p->output_depth);
+    tinyaot_cmsis_dims(&output_dims, p->batches, 1, 1, p->output_depth);
+    return arm_fully_connected_s16(&ctx, &fc, &quant, &input_dims, input, &filter_dims, weights, &bias_dims, bias,
+                                   &output_dims, output);
 }
 
 static inline int32_t tinyaot_cmsis_depthwise_conv_s8(const struct tinyaot_cmsis_conv_params *p,

@@ -18,6 +18,10 @@
 
 #define TINYAOT_S16_BIAS64 0  /* int64 bias or none: int64 sum, 64-bit rescale */
 #define TINYAOT_S16_BIAS32 1  /* int32 bias: int32 sum (wrapping as TFLM's), 32-bit rescale */
+/* int64 bias or none, where the lowering proved that sum + bias stays in int32: the bias is
+   an int32 table, the multiplier TFLM's Q15 one and the shift its total right shift (both
+   worked out once), and the rescale's multiply is 32 x 32 -> 64 bits. */
+#define TINYAOT_S16_FOLDED 2
 
 /* TFLM's MultiplyByQuantizedMultiplier(int64_t, ...): the Q31 multiplier
    rounded to Q15, one rounding right shift. */
@@ -29,12 +33,16 @@ static inline int32_t tinyaot_requantize_s64(int64_t x, int32_t multiplier, int3
 }
 
 /* sum (the products, in 32 bits when mode is BIAS32 or the lowering proved
-   they fit), plus channel c's bias, rescaled and clamped to an int16 value. */
+   they fit), plus channel c's bias, rescaled and clamped to an int16 value
+   (FOLDED: multiplier and shift as that mode says). */
 static inline int16_t tinyaot_s16_output(int32_t mode, int64_t sum, const void *bias, int32_t c,
                                          int32_t multiplier, int32_t shift, int32_t act_min, int32_t act_max)
 {
     int32_t acc;
-    if (mode == TINYAOT_S16_BIAS32) {
+    if (mode == TINYAOT_S16_FOLDED) {
+        const int32_t x = (int32_t)sum + (bias != 0 ? ((const int32_t *)bias)[c] : 0);
+        acc = (int32_t)(((int64_t)x * multiplier + ((int64_t)1 << (shift - 1))) >> shift);
+    } else if (mode == TINYAOT_S16_BIAS32) {
         uint32_t acc32 = (uint32_t)sum;  /* TFLM's int32 sum, wrapped */
         if (bias != 0) {
             acc32 += (uint32_t)((const int32_t *)bias)[c];
@@ -50,6 +58,27 @@ static inline int16_t tinyaot_s16_output(int32_t mode, int64_t sum, const void *
         acc = tinyaot_requantize_s64(sum, multiplier, shift);
     }
     return (int16_t)tinyaot_clamp_i32(acc, act_min, act_max);
+}
+
+/* Four rows' 32-bit sums (w, w + step, w + 2 step, w + 3 step) of n products with in, added
+   to a: each input value loaded serves four products. Unsigned: TFLM's int32 sum wraps
+   (BIAS32), and an int64 one the lowering proved to stay in int32 (sum32). */
+static TINYAOT_ALWAYS_INLINE void tinyaot_s16_dot4(const int16_t *in, const int8_t *w, int32_t n, int32_t step,
+                                                   uint32_t a[4])
+{
+    uint32_t a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3];  /* named: in registers */
+    int32_t k;
+    for (k = 0; k < n; k++) {
+        const int32_t x = in[k];
+        a0 += (uint32_t)(w[k] * x);
+        a1 += (uint32_t)(w[k + step] * x);
+        a2 += (uint32_t)(w[k + 2 * step] * x);
+        a3 += (uint32_t)(w[k + 3 * step] * x);
+    }
+    a[0] = a0;
+    a[1] = a1;
+    a[2] = a2;
+    a[3] = a3;
 }
 
 #endif /* TINYAOT_S16_H */

@@ -122,15 +122,18 @@ static void check(int32_t x, int32_t multiplier, int32_t shift)
     check_s8(x, multiplier, shift, want);
 }
 
-/* tinyaot_add_scale_input (an int8 ADD's input, v << 20 through multiplier m and right shift r)
-   for every v of an int8 input plus offset, at multiplier m >= 0 and every r below 31. */
-static void check_add_input(int32_t m)
+/* tinyaot_add_scale_input (an int8 ADD's input, v << 20 through multiplier m and right shift r;
+   an int16 one's, v << 15) for every v of an int8 input plus offset (int16: every int16 v), at
+   multiplier m >= 0 and every r below 31. */
+static void check_add_input(int32_t m, int32_t headroom, int32_t v_min, int32_t v_max)
 {
     int32_t r, v;
     for (r = 0; r < 31; r++) {
-        const struct tinyaot_add_input_scale s = tinyaot_add_input_scale_of(0, m, -r);
-        for (v = -255; v <= 255; v++) {
-            const int32_t want = reference(v * (1 << 20), m, -r), got = tinyaot_add_scale_input(&s, v);
+        const struct tinyaot_add_input_scale s = tinyaot_add_input_scale_of(0, m, -r, 31 - headroom);
+        for (v = v_min; v <= v_max; v++) {
+            const int32_t want = reference(v * (1 << headroom), m, -r);
+            const int32_t got =
+                headroom == 20 ? tinyaot_add_scale_input(&s, v, 11) : tinyaot_add_scale_input(&s, v, 16);
             add_inputs++;
             if (got != want) {
                 printf("DIFFERS: ADD input v=%ld multiplier=%ld shift=%ld: reference %ld, tinyaot_add %ld\n", (long)v,
@@ -188,14 +191,18 @@ int main(int argc, char **argv)
         check(x, m, shift);
     }
     /* ADD's inputs: multiplier edges (2^30 is the larger scale's input), then random ones. */
-    check_add_input(0);
-    check_add_input(1);
-    check_add_input(0x7FF);
-    check_add_input(0x800);
-    check_add_input(1 << 30);
-    check_add_input(INT32_MAX);
+    {
+        static const int32_t edges_m[] = {0, 1, 0x7FF, 0x800, 0xFFFF, 0x10000, 1 << 30, INT32_MAX};
+        for (a = 0; a < (int)(sizeof(edges_m) / sizeof(edges_m[0])); a++) {
+            check_add_input(edges_m[a], 20, -255, 255);
+            check_add_input(edges_m[a], 15, -32768, 32767);
+        }
+    }
     for (i = 0; i < 200; i++) {
-        check_add_input((int32_t)(next_random() >> 1));
+        check_add_input((int32_t)(next_random() >> 1), 20, -255, 255);
+    }
+    for (i = 0; i < 4; i++) {
+        check_add_input((int32_t)(next_random() >> 1), 15, -32768, 32767);
     }
     printf("%lu cases, all equal; %lu through the per-tensor fold, %lu through the per-channel fold; "
            "%lu ADD inputs\n", compared, folded, channel_folded, add_inputs);

@@ -1,0 +1,95 @@
+"""The CMSIS-NN backend's 16x8 lowerings (int16 activations, int8 weights): CONV_2D
+on arm_convolve_s16, which TFLM's CMSIS-NN glue reaches through
+arm_convolve_wrapper_s16 (v7's wrapper calls it for every shape), and
+FULLY_CONNECTED on arm_fully_connected_s16 (per-tensor weights, an int64 bias
+or none: what TFLM's glue accepts; no scratch).
+
+CMSIS-NN is bit-exact with TFLM's reference kernels only where its arithmetic's
+shortcuts cannot show: with an int64 bias (or none) it adds the first 512
+products of each output in int32 and truncates the 64-bit rescale to int32 one
+bit before rounding. The lowering takes a layer only where the constant weights,
+bias and multipliers prove neither matters; elsewhere the portable kernel stays,
+saying why.
+"""
+
+import numpy as np
+
+from tinyaot.backends import cmsis_nn, cmsis_nn_overlap
+from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, TensorRef, optional_ref
+from tinyaot.quant import per_channel_multipliers
+
+OPERATORS = ("CONV_2D", "FULLY_CONNECTED")
+
+
+def lower(ctx, arch, portable_calls):
+    """(calls, None), or (portable_calls, why they stay)."""
+    if arch == "mve":
+        return portable_calls, "16x8 on Helium: CMSIS-NN's MVE kernels are not checked against TFLM here"
+    if ctx.op.type == "FULLY_CONNECTED":
+        return _lower_fully_connected(ctx, portable_calls)
+    (call,) = portable_calls
+    f = call.args[0].fields
+    if f["filters_per_group"] != f["output_ch"]:
+        return portable_calls, "grouped 16x8 convolution: arm_convolve_s16 takes one group"
+    inp, weights, bias, out = ctx.input(0), ctx.input(1), ctx.input(2, optional=True), ctx.output()
+    multipliers, shifts = per_channel_multipliers(inp.scale, weights.quant.scale, out.scale)
+    multipliers, shifts = np.resize(multipliers, out.shape[3]), np.resize(shifts, out.shape[3])
+    int32_bias = f["mode"] == "TINYAOT_S16_BIAS32"
+    if not int32_bias:
+        why = _int64_shortcuts_show(weights, bias, multipliers, shifts, f["sum32"])
+        if why:
+            return portable_calls, why
+    params = ParamStruct("struct tinyaot_cmsis_conv_params", {
+        "input_n": f["batches"], "input_h": f["input_h"], "input_w": f["input_w"], "input_c": f["input_ch"],
+        "filter_h": f["filter_h"], "filter_w": f["filter_w"],
+        "output_h": f["output_h"], "output_w": f["output_w"], "output_c": f["output_ch"],
+        **{k: f[k] for k in ("stride_h", "stride_w", "pad_h", "pad_w", "dilation_h", "dilation_w")},
+        "input_offset": 0, "output_offset": 0, "act_min": f["act_min"], "act_max": f["act_max"], "ch_mult": 1,
+    })
+    # arm_convolve_s16_get_buffer_size off MVE: two im2col columns of int16.
+    scratch = 2 * f["input_ch"] * f["filter_w"] * f["filter_h"] * 2
+    tables = [ParamArray("int32_t", multipliers), ParamArray("int32_t", shifts)]
+    tensors = [TensorRef(inp.index), TensorRef(weights.index), optional_ref(bias), TensorRef(out.index)]
+    # The im2col pixel pairs of arm_convolve_s8: the same read and write order.
+    overlaps = cmsis_nn_overlap.convolution("arm_convolve_s16", inp, out, params.fields)
+    return cmsis_nn.call("tinyaot_cmsis_conv_s16", params, tables, tensors, scratch, [int(int32_bias)],
+                         overlaps), None
+
+
+def _lower_fully_connected(ctx, portable_calls):
+    (call,) = portable_calls
+    f = call.args[0].fields
+    inp, weights, bias, out = ctx.input(0), ctx.input(1), ctx.input(2, optional=True), ctx.output()
+    if weights.quant.per_channel:
+        return portable_calls, "per-channel 16x8 weights: arm_fully_connected_s16 takes one multiplier"
+    if f["mode"] == "TINYAOT_S16_BIAS32":
+        return portable_calls, "int32 bias: arm_fully_connected_s16 reads an int64 one"
+    multipliers, shifts = per_channel_multipliers(inp.scale, weights.quant.scale, out.scale)
+    why = _int64_shortcuts_show(weights, bias, np.resize(multipliers, f["output_depth"]),
+                                np.resize(shifts, f["output_depth"]), f["sum32"])
+    if why:
+        return portable_calls, why
+    params = ParamStruct("struct tinyaot_cmsis_fc_params", {
+        "batches": f["batches"], "accum_depth": f["accum_depth"], "output_depth": f["output_depth"],
+        "input_offset": 0, "filter_offset": 0, "output_offset": 0, "act_min": f["act_min"], "act_max": f["act_max"],
+        "per_channel": 0,
+    })
+    return [KernelCall("tinyaot_cmsis_fully_connected_s16", [
+        params, int(multipliers[0]), int(shifts[0]), TensorRef(inp.index), TensorRef(weights.index),
+        optional_ref(bias), TensorRef(out.index)], header=cmsis_nn.HEADER)], None
+
+
+def _int64_shortcuts_show(weights, bias, multipliers, shifts, sum32):
+    """Why arm_nn_mat_mult_kernel_s16's int32 partial sums or arm_nn_requantize_s64's early
+    truncation could differ from TFLM's int64 arithmetic on this layer, or None."""
+    if not sum32:
+        return "int64 sums that may leave int32: CMSIS-NN adds each output's first 512 products in int32"
+    w = np.abs(np.asarray(weights.data, np.int64)).reshape(weights.shape[0], -1).sum(axis=1) * 32768
+    b = np.zeros_like(w) if bias is None else np.abs(np.asarray(bias.data, np.int64).reshape(-1))
+    m = np.asarray(multipliers, np.int64)
+    reduced = np.where(m < 0x7FFF0000, (m + (1 << 15)) >> 16, 0x7FFF)
+    # arm_nn_requantize_s64 keeps (x * reduced) >> (14 - shift) in int32, then rounds.
+    kept = ((w + b) * reduced) >> (14 - np.asarray(shifts, np.int64))
+    if np.any(14 - np.asarray(shifts) < 0) or np.any(kept > 2**31 - 1):
+        return "rescaled sums that may leave int32 before CMSIS-NN's last rounding shift (arm_nn_requantize_s64)"
+    return None
