@@ -7,11 +7,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from tinyaot.codegen.emit import emit
 from tinyaot.compiler import Options, compile_model
 from tinyaot.errors import TinyAotError
+from tinyaot.modelbuilder import ModelBuilder
+from tinyaot.testing.models_conv import conv, depthwise
 
 
 def operators(path, tmp_path, **options):
@@ -25,6 +28,25 @@ def test_grouped_convolution_stays_portable_with_the_reason(own_model, tmp_path)
     grouped = [op for op in convs if op["backend"] == "portable"]
     assert grouped and all(op["backend_reason"].startswith("3 groups: kept portable") for op in grouped)
     assert all(op["kernels"] == ["tinyaot_conv2d_s8"] for op in grouped)
+
+
+def test_convolutions_wider_than_16_bits_stay_portable_with_the_reason(tmp_path):
+    """tinyaot_cmsis_conv_params holds 16-bit fields: a convolution over 40000 samples stays
+    portable and says why; the depthwise one after it, over 20000, takes CMSIS-NN."""
+    rng = np.random.default_rng(3)
+    mb = ModelBuilder()
+    q = (0.05, -5)
+    x = mb.input("x", "int8", [1, 1, 40000, 2], scale=q[0], zero_point=q[1])
+    h, q = conv(mb, rng, x, q, [1, 1, 20000, 2], (1, 3), stride=(1, 2))
+    y, _ = depthwise(mb, rng, h, q, [1, 1, 20000, 2], (1, 3))
+    mb.output(y)
+    path = tmp_path / "wide.tflite"
+    path.write_bytes(mb.build())
+    ops = operators(path, tmp_path, kernels="cmsis-nn", cpu="cortex-m4")
+    reason = "a dimension, stride or dilation of 40000: tinyaot_cmsis_conv_params holds 16-bit fields (at most 32767)"
+    assert [(op["type"], op["backend"], op["backend_reason"]) for op in ops] == [
+        ("CONV_2D", "portable", reason),
+        ("DEPTHWISE_CONV_2D", "cmsis-nn", None)]
 
 
 def test_portable_backend_names_no_reasons(own_model, tmp_path):

@@ -23,6 +23,9 @@ from tinyaot.ops.conv import window_geometry
 from tinyaot.quant import per_channel_multipliers
 
 HEADER = "tinyaot_cmsis_nn.h"
+# The largest shape, stride or dilation a convolution's tinyaot_cmsis_conv_params holds (int16_t fields:
+# half the flash of int32_t ones, one struct per layer); padding is less than the filter's extent.
+CONV_PARAM_MAX = 2**15 - 1
 # Portable kernels (a DSP core's) the backend keeps, bit-exact as CMSIS-NN's and faster: why.
 FASTER_PORTABLE = {
     "tinyaot_add_s8_dsp": "tinyaot_add_s8_dsp (a table and SMMLAR, about 15 instructions a value on a Cortex-M4) "
@@ -57,6 +60,12 @@ def _unsupported(ctx):
         # As TFLM's CMSIS-NN glue: CMSIS-NN's elementwise kernels do not broadcast.
         return (f"broadcast of {list(inp.shape)} and {list(ctx.input(1).shape)}: CMSIS-NN's elementwise "
                 "kernels take equal shapes only")
+    if ctx.op.type in ("CONV_2D", "DEPTHWISE_CONV_2D"):
+        sizes = [*inp.shape, *out.shape, *ctx.input(1).shape,
+                 *(v for v in ctx.op.options.values() if isinstance(v, int) and not isinstance(v, bool))]
+        if max(sizes) > CONV_PARAM_MAX:
+            return (f"a dimension, stride or dilation of {max(sizes)}: tinyaot_cmsis_conv_params holds "
+                    f"16-bit fields (at most {CONV_PARAM_MAX})")
     if ctx.op.type == "CONV_2D":
         groups = inp.shape[3] // ctx.input(1).shape[3]
         if groups != 1:
