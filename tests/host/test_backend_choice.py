@@ -49,6 +49,22 @@ def test_convolutions_wider_than_16_bits_stay_portable_with_the_reason(tmp_path)
         ("DEPTHWISE_CONV_2D", "cmsis-nn", None)]
 
 
+@pytest.mark.parametrize("cpu,backend", [("cortex-m4", "portable"), ("cortex-m3", "cmsis-nn"),
+                                         ("cortex-m55", "cmsis-nn")])
+def test_softmax_stays_portable_on_dsp_cores(cpu, backend, tmp_path):
+    """On a DSP core without Helium the portable SOFTMAX is as fast as arm_softmax_s8 and smaller."""
+    mb = ModelBuilder()
+    x = mb.input("x", "int8", [1, 12], scale=0.1, zero_point=3)
+    y = mb.tensor("y", "int8", [1, 12], scale=1.0 / 256, zero_point=-128)
+    mb.op("SOFTMAX", [x], [y], "SoftmaxOptions", beta=1.0)
+    mb.output(y)
+    path = tmp_path / "softmax.tflite"
+    path.write_bytes(mb.build())
+    (op,) = operators(path, tmp_path, kernels="cmsis-nn", cpu=cpu)
+    assert op["backend"] == backend
+    assert (op["backend_reason"] or "").startswith("tinyaot_softmax_s8 is 2.9 KB smaller") == (backend == "portable")
+
+
 def test_portable_backend_names_no_reasons(own_model, tmp_path):
     ops = operators(own_model("mini_mobilenet"), tmp_path)
     assert {op["backend"] for op in ops} <= {"portable", "view"}
