@@ -7,11 +7,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from tinyaot.codegen.emit import emit
 from tinyaot.compiler import Options, compile_model
 from tinyaot.errors import TinyAotError
+from tinyaot.modelbuilder import ModelBuilder
+from tinyaot.testing.models_conv import conv, depthwise
 
 
 def operators(path, tmp_path, **options):
@@ -25,6 +28,41 @@ def test_grouped_convolution_stays_portable_with_the_reason(own_model, tmp_path)
     grouped = [op for op in convs if op["backend"] == "portable"]
     assert grouped and all(op["backend_reason"].startswith("3 groups: kept portable") for op in grouped)
     assert all(op["kernels"] == ["tinyaot_conv2d_s8"] for op in grouped)
+
+
+def test_convolutions_wider_than_16_bits_stay_portable_with_the_reason(tmp_path):
+    """tinyaot_cmsis_conv_params holds 16-bit fields: a convolution over 40000 samples stays
+    portable and says why; the depthwise one after it, over 20000, takes CMSIS-NN."""
+    rng = np.random.default_rng(3)
+    mb = ModelBuilder()
+    q = (0.05, -5)
+    x = mb.input("x", "int8", [1, 1, 40000, 2], scale=q[0], zero_point=q[1])
+    h, q = conv(mb, rng, x, q, [1, 1, 20000, 2], (1, 3), stride=(1, 2))
+    y, _ = depthwise(mb, rng, h, q, [1, 1, 20000, 2], (1, 3))
+    mb.output(y)
+    path = tmp_path / "wide.tflite"
+    path.write_bytes(mb.build())
+    ops = operators(path, tmp_path, kernels="cmsis-nn", cpu="cortex-m4")
+    reason = "a dimension, stride or dilation of 40000: tinyaot_cmsis_conv_params holds 16-bit fields (at most 32767)"
+    assert [(op["type"], op["backend"], op["backend_reason"]) for op in ops] == [
+        ("CONV_2D", "portable", reason),
+        ("DEPTHWISE_CONV_2D", "cmsis-nn", None)]
+
+
+@pytest.mark.parametrize("cpu,backend", [("cortex-m4", "portable"), ("cortex-m3", "cmsis-nn"),
+                                         ("cortex-m55", "cmsis-nn")])
+def test_softmax_stays_portable_on_dsp_cores(cpu, backend, tmp_path):
+    """On a DSP core without Helium the portable SOFTMAX is as fast as arm_softmax_s8 and smaller."""
+    mb = ModelBuilder()
+    x = mb.input("x", "int8", [1, 12], scale=0.1, zero_point=3)
+    y = mb.tensor("y", "int8", [1, 12], scale=1.0 / 256, zero_point=-128)
+    mb.op("SOFTMAX", [x], [y], "SoftmaxOptions", beta=1.0)
+    mb.output(y)
+    path = tmp_path / "softmax.tflite"
+    path.write_bytes(mb.build())
+    (op,) = operators(path, tmp_path, kernels="cmsis-nn", cpu=cpu)
+    assert op["backend"] == backend
+    assert (op["backend_reason"] or "").startswith("tinyaot_softmax_s8 is 2.9 KB smaller") == (backend == "portable")
 
 
 def test_portable_backend_names_no_reasons(own_model, tmp_path):

@@ -42,8 +42,9 @@ from tinyaot.testing.catalog import ALL_BOARDS_ENV  # noqa: E402
 # with a DSP or FPU path: portable convolutions (general, 1x1, pixel pairs), depthwise
 # (multipliers, pixel pairs), fully connected, ADD (residual bands), pools and softmax in
 # int8, the DS-CNN's float32 and 16x8 forms and the float32 operators' sample; CMSIS-NN's
-# convolution, 1x1, depthwise, fully connected, pool and softmax calls (a same-shape ADD is
-# tinyaot_add_s8_dsp there, in both variants: residual_u_first_remainder's bands). On the M7 and
+# convolution, 1x1, depthwise, fully connected and pool calls (a same-shape ADD is
+# tinyaot_add_s8_dsp there, in both variants: residual_u_first_remainder's bands; SOFTMAX is
+# tinyaot_softmax_s8, backends/cmsis_nn.py's PORTABLE_ON_DSP). On the M7 and
 # M33 (the same C for another core): the DS-CNN in int8 and float32, portable kernels.
 M4_PORTABLE = ("ds_cnn_kws", "conv_1x1_depths", "conv_pixel_pairs", "depthwise_multipliers",
                "depthwise_pixel_pairs", "fc_batched_per_channel_relu6", "residual_u_first_remainder",

@@ -14,7 +14,8 @@ saying why.
 
 import numpy as np
 
-from tinyaot.backends import cmsis_nn, cmsis_nn_overlap
+from tinyaot.backends import cmsis_nn_overlap
+from tinyaot.backends.cmsis_nn_call import HEADER, call, conv_too_wide
 from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, TensorRef, optional_ref
 from tinyaot.quant import per_channel_multipliers
 
@@ -27,8 +28,10 @@ def lower(ctx, arch, portable_calls):
         return portable_calls, "16x8 on Helium: CMSIS-NN's MVE kernels are not checked against TFLM here"
     if ctx.op.type == "FULLY_CONNECTED":
         return _lower_fully_connected(ctx, portable_calls)
-    (call,) = portable_calls
-    f = call.args[0].fields
+    if conv_too_wide(ctx):
+        return portable_calls, conv_too_wide(ctx)
+    (portable,) = portable_calls
+    f = portable.args[0].fields
     if f["filters_per_group"] != f["output_ch"]:
         return portable_calls, "grouped 16x8 convolution: arm_convolve_s16 takes one group"
     inp, weights, bias, out = ctx.input(0), ctx.input(1), ctx.input(2, optional=True), ctx.output()
@@ -52,13 +55,13 @@ def lower(ctx, arch, portable_calls):
     tensors = [TensorRef(inp.index), TensorRef(weights.index), optional_ref(bias), TensorRef(out.index)]
     # The im2col pixel pairs of arm_convolve_s8: the same read and write order.
     overlaps = cmsis_nn_overlap.convolution("arm_convolve_s16", inp, out, params.fields)
-    return cmsis_nn.call("tinyaot_cmsis_conv_s16", params, tables, tensors, scratch, [int(int32_bias)],
+    return call("tinyaot_cmsis_conv_s16", params, tables, tensors, scratch, [int(int32_bias)],
                          overlaps), None
 
 
 def _lower_fully_connected(ctx, portable_calls):
-    (call,) = portable_calls
-    f = call.args[0].fields
+    (portable,) = portable_calls
+    f = portable.args[0].fields
     inp, weights, bias, out = ctx.input(0), ctx.input(1), ctx.input(2, optional=True), ctx.output()
     if weights.quant.per_channel:
         return portable_calls, "per-channel 16x8 weights: arm_fully_connected_s16 takes one multiplier"
@@ -76,7 +79,7 @@ def _lower_fully_connected(ctx, portable_calls):
     })
     return [KernelCall("tinyaot_cmsis_fully_connected_s16", [
         params, int(multipliers[0]), int(shifts[0]), TensorRef(inp.index), TensorRef(weights.index),
-        optional_ref(bias), TensorRef(out.index)], header=cmsis_nn.HEADER)], None
+        optional_ref(bias), TensorRef(out.index)], header=HEADER)], None
 
 
 def _int64_shortcuts_show(weights, bias, multipliers, shifts, sum32):

@@ -210,12 +210,13 @@ class _CodegenContext:
         inner = [(f"{suffix}_{k}", c) for k, c in enumerate(loop.before + loop.body + loop.after)]
         calls = {id(c): self._call(op, name, scratch_base, c) for name, c in inner}
         lines = [f"{loop.params.ctype} band = {params};",
-                 "int32_t row, first, pad_top;",
+                 "int32_t row, first, pad_top, input_rows;",
                  *(calls[id(c)] for c in loop.before),
                  f"for (row = 0; row < {w['output_h']}; row += {loop.rows}) {{",
                  f"    band.output_h = tinyaot_band_window(row, {loop.rows}, {w['output_h']}, {w['input_h']}, "
-                 f"{w['stride_h']}, {w['dilation_h']}, {w['filter_h']}, {w['pad_h']}, &first, &band.input_h, "
-                 "&pad_top);"]
+                 f"{w['stride_h']}, {w['dilation_h']}, {w['filter_h']}, {w['pad_h']}, &first, &input_rows, "
+                 "&pad_top);",
+                 "    band.input_h = input_rows;  /* int16_t in CMSIS-NN calls' parameters */"]
         if "pad_h" in loop.params.fields:
             lines.append("    band.pad_h = pad_top;")
         lines += [f"    {calls[id(c)]}" for c in loop.body]
@@ -242,7 +243,8 @@ class _CodegenContext:
             params, filter_h, pad_h, stride = geometry[name]
             inputs = h if name == "b" else x_h
             lines = [f"{indent}band_{name}.output_h = tinyaot_band_window({start}, {rows}, {h}, {inputs}, {stride}, "
-                     f"1, {filter_h}, {pad_h}, &{first}, &band_{name}.input_h, &pad_top);"]
+                     f"1, {filter_h}, {pad_h}, &{first}, &input_rows, &pad_top);",
+                     f"{indent}band_{name}.input_h = input_rows;"]
             return lines + ([f"{indent}band_{name}.pad_h = pad_top;"] if "pad_h" in params.fields else [])
 
         # A 1-row CONV_b keeps no T row for the next band: nothing to move (and GCC's bounds check,
@@ -252,7 +254,7 @@ class _CodegenContext:
                 "computed);"] if moves else []
         lines = [f"{geometry[name][0].ctype} band_{name} = {struct[name]};" for name in names]
         lines += [f"{loop.add_params.ctype} band_add = {struct['add']};",
-                  "int32_t row, first, pad_top, first_a, " + ("first_s, " if "s" in names else "")
+                  "int32_t row, first, pad_top, input_rows, first_a, " + ("first_s, " if "s" in names else "")
                   + ("window_first = 0, " if moves else "") + "computed = 0;",
                   f"{loop.ctype} *const window = {window};",
                   f"for (row = 0; row < {h}; row += {loop.rows}) {{",
