@@ -93,11 +93,12 @@ def test_own_model_with_cmsis_nn_matches_tflm(name, own_model, tmp_path, cmsis_n
 # 16x8 layers on CMSIS-NN (backends/cmsis_nn_s16.py): convolutions on arm_convolve_s16 (strides,
 # padding, dilation, no bias, per-tensor weights, a batch of two), fully connected layers with
 # per-tensor weights on arm_fully_connected_s16; grouped filters and per-channel fully connected
-# weights stay portable, saying why.
+# weights stay portable, saying why; a residual block's arm_convolve_s16 calls cut into bands.
 @pytest.mark.parametrize("name, op_type, on_cmsis_nn", [
     ("conv_same_valid_strides_16x8", "CONV_2D", True), ("conv_dilation_relu6_no_bias_16x8", "CONV_2D", True),
     ("conv_grouped_16x8", "CONV_2D", False), ("fc_relu_per_tensor_16x8", "FULLY_CONNECTED", True),
-    ("fc_batched_per_channel_relu6_16x8", "FULLY_CONNECTED", False)])
+    ("fc_batched_per_channel_relu6_16x8", "FULLY_CONNECTED", False),
+    ("residual_u_first_remainder_16x8", "CONV_2D", True)])
 def test_16x8_layers_with_cmsis_nn_match_tflm(name, op_type, on_cmsis_nn, own_model, tmp_path, cmsis_nn):
     check_against_tflm(own_model(name), name, tmp_path, calls=5, kernels="cmsis-nn")
     report = json.loads((tmp_path / f"{name}.json").read_text())

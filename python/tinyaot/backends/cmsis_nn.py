@@ -185,7 +185,7 @@ def _one_channel_as_conv(ctx, arch, fields, tables, tensors):
     kernel = conv_kernel(params.fields)
     transposed = np.ascontiguousarray(np.transpose(weights.data, (3, 1, 2, 0))).reshape(-1)
     tensors = [tensors[0], ParamArray("int8_t", transposed, True), *tensors[2:]]
-    return _call("tinyaot_cmsis_conv_s8", params, tables, tensors, conv_buffer_size(fields, kernel, arch), [kernel],
+    return call("tinyaot_cmsis_conv_s8", params, tables, tensors, conv_buffer_size(fields, kernel, arch), [kernel],
                  cmsis_nn_overlap.convolution(kernel, ctx.input(0), ctx.output(), params.fields))
 
 

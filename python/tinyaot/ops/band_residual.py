@@ -21,8 +21,9 @@ from tinyaot.ops.overlap import EXACT
 from tinyaot.ops.base import BandInput, ParamArray, ParamStruct, ResidualLoop, ScratchRef, TensorRef
 
 ADD_KERNELS = ("tinyaot_add", "tinyaot_add_s8_dsp", "tinyaot_cmsis_add_s8")
-# The 16x8 convolution takes its arguments where the int8 one does.
-CONV_KERNELS = {**BAND_KERNELS, "tinyaot_conv2d_s16": BAND_KERNELS["tinyaot_conv2d_s8"]}
+# The 16x8 convolutions take their arguments where the int8 ones do.
+CONV_KERNELS = {**BAND_KERNELS, "tinyaot_conv2d_s16": BAND_KERNELS["tinyaot_conv2d_s8"],
+                "tinyaot_cmsis_conv_s16": BAND_KERNELS["tinyaot_cmsis_conv_s8"]}
 
 
 def lower_band_residual(graph, fusion, conv_calls, add_calls):
