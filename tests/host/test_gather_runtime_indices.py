@@ -8,6 +8,7 @@ import re
 import numpy as np
 import pytest
 
+from test_logic_edges import run_both
 from tinyaot.codegen.emit import emit
 from tinyaot.compiler import Options, compile_model
 from tinyaot.errors import TinyAotError
@@ -61,16 +62,7 @@ def test_indices_read_at_run_time(tmp_path):
         return [data, *(np.array(values[k], np.int32) for k in ("positions", "pairs", "ids"))]
 
     with HostModel(tmp_path / "out", "m", sanitize=False) as host:
-        def run_both(arrays):
-            for i, x in enumerate(arrays):
-                interp.set_input(x, i)
-                host.set_input(i, x)
-            interp.invoke()
-            host.run()
-            for i in range(3):
-                assert host.get_output(i).tobytes() == interp.get_output(i).tobytes(), f"output {i}"
-
-        run_both(inputs())
+        run_both(interp, host, inputs())
         for name, value in BAD:
             arrays = inputs(**{name: value})
             for i, x in enumerate(arrays):
@@ -81,5 +73,5 @@ def test_indices_read_at_run_time(tmp_path):
             with pytest.raises(TinyAotError, match=re.escape(f"run() returned {INDEX_OUT_OF_RANGE}")):
                 host.run()
             interp.reset()
-        run_both(inputs(positions=[1, 1, 3, 0], ids=[2, 2, 1]))
+        run_both(interp, host, inputs(positions=[1, 1, 3, 0], ids=[2, 2, 1]))
 

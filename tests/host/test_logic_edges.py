@@ -39,23 +39,28 @@ def _edge_inputs(name):
             np.array([True, False, True, True, False, False, True, False, True, False]).reshape(2, 5)]
 
 
+def run_both(tflm, host, inputs, what=""):
+    """One call of the same inputs through TFLM and the host model, whose outputs must be
+    TFLM's bit for bit (dtype included); TFLM's outputs."""
+    for k, x in enumerate(inputs):
+        tflm.set_input(x, k)
+        host.set_input(k, x)
+    tflm.invoke()
+    host.run()
+    expected = [tflm.get_output(k) for k in range(len(host.outputs))]
+    for k, e in enumerate(expected):
+        got = host.get_output(k)
+        assert got.dtype == e.dtype and got.tobytes() == e.tobytes(), \
+            f"{what}output {k}: {got.reshape(-1)} != TFLM's {e.reshape(-1)}"
+    return expected
+
+
 @pytest.mark.parametrize("name", ["compare_logic", "cast_pairs"])
 def test_edge_values_match_tflm(name, own_model, tmp_path):
     path = own_model(name)
     emit(compile_model(path, Options(name)), tmp_path / name)
-    inputs = _edge_inputs(name)
-    tflm = tflm_interpreter(path)
-    for k, x in enumerate(inputs):
-        tflm.set_input(x, k)
-    tflm.invoke()
     with HostModel(tmp_path / name, name) as host:
-        for k, x in enumerate(inputs):
-            host.set_input(k, x)
-        host.run()
-        for k in range(len(host.outputs)):
-            expected, got = tflm.get_output(k), host.get_output(k)
-            assert got.dtype == expected.dtype and got.tobytes() == expected.tobytes(), \
-                f"output {k}: {got.reshape(-1)} != TFLM's {expected.reshape(-1)}"
+        run_both(tflm_interpreter(path), host, _edge_inputs(name))
 
 
 def test_int8_comparison_rescales_before_comparing(own_model):
@@ -79,14 +84,7 @@ def test_every_int8_rsqrt_and_int16_abs_extreme_match_tflm(own_model, tmp_path):
     extremes = np.array([[-32768, 32767, -32767, 0, -1, 1, 12345, -23456]] * 2, np.int16)
     with HostModel(tmp_path / name, name) as host:
         for call in range(16):
-            inputs = [values[call], values[15 - call], extremes, extremes]
-            for k, x in enumerate(inputs):
-                tflm.set_input(x, k)
-                host.set_input(k, x)
-            tflm.invoke()
-            host.run()
-            for k in range(len(host.outputs)):
-                assert host.get_output(k).tobytes() == tflm.get_output(k).tobytes(), f"call {call} output {k}"
+            run_both(tflm, host, [values[call], values[15 - call], extremes, extremes], f"call {call} ")
 
 
 def test_int8_l2_normalization_edges_match_tflm(own_model, tmp_path):
@@ -98,15 +96,8 @@ def test_int8_l2_normalization_edges_match_tflm(own_model, tmp_path):
     rows = np.array([[-3] * 10, [-3] * 9 + [-2], [-128, 127] * 5], np.int8)
     single = np.array([[5], [-128], [6], [127]], np.int8)
     wide = np.resize(np.array([-128, 127, 0, 1, -1], np.int8), (1, 2, 3, 40))
-    tflm = tflm_interpreter(path)
     with HostModel(tmp_path / name, name) as host:
-        for k, x in enumerate((rows, single, wide)):
-            tflm.set_input(x, k)
-            host.set_input(k, x)
-        tflm.invoke()
-        host.run()
-        for k in range(3):
-            assert host.get_output(k).tobytes() == tflm.get_output(k).tobytes(), f"output {k}"
+        run_both(tflm_interpreter(path), host, [rows, single, wide])
 
 
 def test_int8_log_softmax_edges_match_tflm(own_model, tmp_path):
@@ -118,16 +109,8 @@ def test_int8_log_softmax_edges_match_tflm(own_model, tmp_path):
     inputs = [np.array([[7] * 10, [-128] * 9 + [127], [127] * 9 + [-128]], np.int8),
               np.array([[-128, 127, 0], [5, 5, 5], [127, 126, -128], [-128, -128, -127]], np.int8),
               np.resize(np.array([-128, 127, 0, 1, -1, 64], np.int8), (2, 2, 6))]
-    tflm = tflm_interpreter(path)
     with HostModel(tmp_path / name, name) as host:
-        for k, x in enumerate(inputs):
-            tflm.set_input(x, k)
-            host.set_input(k, x)
-        tflm.invoke()
-        host.run()
-        outputs = [tflm.get_output(k) for k in range(3)]
-        for k, expected in enumerate(outputs):
-            assert host.get_output(k).tobytes() == expected.tobytes(), f"output {k}"
+        outputs = run_both(tflm_interpreter(path), host, inputs)
     assert len(set(np.concatenate([o.reshape(-1) for o in outputs]).tolist())) > 5  # not one saturated value
 
 
