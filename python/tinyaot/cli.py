@@ -8,7 +8,8 @@ import tempfile
 import time
 
 from tinyaot import __version__
-from tinyaot.backends import CPU_ARCH, KERNEL_BACKENDS, OPTIMIZE
+from tinyaot.backends import KERNEL_BACKENDS, OPTIMIZE
+from tinyaot.cores import CPU_ARCH
 from tinyaot.errors import TinyAotError
 
 

@@ -6,7 +6,8 @@ from dataclasses import dataclass, field, replace
 from collections import Counter
 from typing import NamedTuple
 
-from tinyaot.backends import CPU_ARCH, KERNEL_BACKENDS, OPTIMIZE, cmsis_nn
+from tinyaot.backends import KERNEL_BACKENDS, OPTIMIZE, cmsis_nn
+from tinyaot.cores import CPU_ARCH
 from tinyaot.errors import InvalidTensorError, TinyAotError, UnsupportedError
 from tinyaot.frontend.tflite_reader import read_tflite
 from tinyaot.ops import LOWERINGS, VIEW_OPS

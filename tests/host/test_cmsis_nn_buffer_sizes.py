@@ -15,7 +15,7 @@ import pytest
 
 from conftest import SHARED_MODEL_NAMES, SHARED_MODELS
 from tinyaot.host import cmsis_nn as cmsis_nn_host
-from tinyaot.backends import CPU_ARCH
+from tinyaot.cores import CPU_ARCH
 from tinyaot.backends.cmsis_nn import (avgpool_buffer_size, conv_buffer_size, conv_kernel, depthwise_buffer_size,
                                        kernel_sums)
 from tinyaot.compiler import Options, compile_model

@@ -10,16 +10,3 @@ KERNEL_BACKENDS = ("portable", "cmsis-nn")
 # The portable kernels' code: speed, with their specialised paths (pixel pairs, loops
 # instantiated for the model's shapes); size, one pixel at a time: the same arithmetic in less flash.
 OPTIMIZE = ("speed", "size")
-
-# -mcpu name -> ISA level: CMSIS-NN's code path (its ARM_MATH_DSP / ARM_MATH_MVEI follow
-# __ARM_FEATURE_DSP / __ARM_FEATURE_MVE) and the portable kernels' level (kernels/<level>/).
-CPU_ARCH = {
-    "cortex-m0": "scalar", "cortex-m0plus": "scalar", "cortex-m1": "scalar", "cortex-m3": "scalar",
-    "cortex-m4": "dsp", "cortex-m7": "dsp", "cortex-m33": "dsp", "cortex-m35p": "dsp",
-    "cortex-m55": "mve",
-    # An M33 built without its DSP extension, as GCC spells it (Zephyr's mps2/an521/cpu0,
-    # the SSE-200's CPU0, has none).
-    "cortex-m33+nodsp": "scalar",
-}
-# The levels with the DSP extension's instructions: Helium (MVE) cores have them too.
-DSP_ARCHS = ("dsp", "mve")

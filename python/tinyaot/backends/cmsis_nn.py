@@ -18,7 +18,8 @@ Prepare): a flash table here.
 
 import numpy as np
 
-from tinyaot.backends import CPU_ARCH, cmsis_nn_lstm, cmsis_nn_overlap, cmsis_nn_s16
+from tinyaot.backends import cmsis_nn_lstm, cmsis_nn_overlap, cmsis_nn_s16
+from tinyaot.cores import CPU_ARCH
 from tinyaot.backends.cmsis_nn_call import HEADER, call, conv_too_wide
 from tinyaot.ops import elementwise
 from tinyaot.ops.base import KernelCall, LowerContext, ParamArray, ParamStruct, ScratchRef, TensorRef, optional_ref

@@ -1,5 +1,5 @@
 """How far a CMSIS-NN kernel's output may overlap its input (see ops/overlap.py for
-what a limit D means), on every core the backend offers (backends.CPU_ARCH: "scalar",
+what a limit D means), on every core the backend offers (cores.CPU_ARCH: "scalar",
 and "dsp" for cortex-m4, m7, m33, m35p; Helium is not offered).
 
 Without DSP instructions CMSIS-NN runs its plain C paths; with them (ARM_MATH_DSP,

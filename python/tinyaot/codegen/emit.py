@@ -9,7 +9,8 @@ import jinja2
 import numpy as np
 
 from tinyaot import __version__
-from tinyaot.backends import CPU_ARCH, cmsis_nn
+from tinyaot.backends import cmsis_nn
+from tinyaot.cores import CPU_ARCH
 from tinyaot.codegen import blob
 from tinyaot.codegen.c_literals import c_array_body, c_comment, c_float, c_int, c_string, c_value
 from tinyaot.codegen.identifiers import member_names

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from tinyaot.backends import DSP_ARCHS
+from tinyaot.cores import DSP_ARCHS
 from tinyaot.errors import TinyAotError, UnsupportedError
 from tinyaot.quant import activation_range
 
@@ -133,7 +133,7 @@ class ResidualLoop:
 class LowerContext:
     """One operator and its graph, with checks that fail naming the operator. optimize
     (compiler.OPTIMIZE): whether lowerings may name specialised kernel paths (speed) or not
-    (size); arch: the core's ISA level (backends.CPU_ARCH), which picks kernels and their
+    (size); arch: the core's ISA level (cores.CPU_ARCH), which picks kernels and their
     weight layouts."""
 
     def __init__(self, graph, op, optimize="speed", arch="scalar"):
