@@ -107,14 +107,14 @@ static TINYAOT_ALWAYS_INLINE tinyaot_s32x4 tinyaot_depthwise_mve_requantize(tiny
     return tinyaot_vadd_n_s32(tinyaot_vrshlv_s32(tinyaot_vqadd_s32(high, fixup), right), output_offset);
 }
 
-/* Output channels c.. of one pixel (the group's table t), from the window in win. */
+/* Output channels c.. of one pixel (the group's table t), from the window in win; `lanes` of
+   them stored (and loaded where tail). */
 static TINYAOT_ALWAYS_INLINE void tinyaot_depthwise_mve_group(const struct tinyaot_depthwise_conv2d_params *p,
                                                               const struct tinyaot_depthwise_mve_taps *win,
                                                               int32_t count, int32_t c, const int8_t *w,
                                                               const int32_t *t, int32_t pairs, int32_t inside,
-                                                              int32_t tail, int8_t *out)
+                                                              int32_t tail, tinyaot_pred lanes, int8_t *out)
 {
-    const tinyaot_pred lanes = tinyaot_vctp8((uint32_t)(p->input_ch - c));
     const int32_t output_offset = p->output_offset;
     struct tinyaot_depthwise_mve_sums s;
     tinyaot_s16x8 even, odd;
@@ -144,17 +144,37 @@ static TINYAOT_ALWAYS_INLINE void tinyaot_depthwise_mve_channels(const struct ti
     const int32_t channels = p->input_ch, whole = channels & ~15, step = 16 * count;
     int32_t c;
     for (c = 0; c < whole; c += 16, filter += step, table += TINYAOT_DEPTHWISE_MVE_TABLE) {
-        tinyaot_depthwise_mve_group(p, win, count, c, filter, table, pairs, inside, 0, out);
+        tinyaot_depthwise_mve_group(p, win, count, c, filter, table, pairs, inside, 0, tinyaot_vctp8(16), out);
     }
     if (whole != channels) {
-        tinyaot_depthwise_mve_group(p, win, count, c, filter, table, pairs, inside, 1, out);
+        tinyaot_depthwise_mve_group(p, win, count, c, filter, table, pairs, inside, 1,
+                                    tinyaot_vctp8((uint32_t)(channels - c)), out);
     }
+}
+
+/* Two pixels a vector (8 channels, stride 1 across: ops/depthwise_mve.py's twin_pixels, which
+   doubles the filter and table into the upper 8 lanes): a tap's inputs for pixels ox and
+   ox + 1 are 16 adjacent bytes, their outputs too. */
+#define TINYAOT_DEPTHWISE_MVE_TWIN(p) ((p)->input_ch == 8 && (p)->stride_w == 1)
+
+/* Pixels inside the input, two a vector (TINYAOT_DEPTHWISE_MVE_TWIN), as one 16-channel group;
+   the pixels' outputs stored after both windows' reads. Returns the pixels left (0 or 1). */
+static TINYAOT_ALWAYS_INLINE int32_t tinyaot_depthwise_mve_twins(const struct tinyaot_depthwise_conv2d_params *p,
+                                                                 struct tinyaot_depthwise_mve_taps *win,
+                                                                 int32_t count, int32_t n, const int8_t *filter,
+                                                                 const int32_t *table, int32_t pairs,
+                                                                 int8_t **out)
+{
+    for (; n > 1; n -= 2, win->base += 16, *out += 16) {
+        tinyaot_depthwise_mve_group(p, win, count, 0, filter, table, pairs, 1, 0, tinyaot_vctp8(16), *out);
+    }
+    return n;
 }
 
 /*
  * n output pixels from out on: with taps (n is 1), a border pixel's window; without, pixels
  * whose windows are inside the input, the first at base + offsets[k], each next `step` bytes
- * on. pairs as above.
+ * on (two a vector where TINYAOT_DEPTHWISE_MVE_TWIN). pairs as above.
  */
 static TINYAOT_NOINLINE void tinyaot_depthwise_mve_pixels(const struct tinyaot_depthwise_conv2d_params *p,
                                                           const int8_t *const *taps, const int8_t *base,
@@ -174,7 +194,13 @@ static TINYAOT_NOINLINE void tinyaot_depthwise_mve_pixels(const struct tinyaot_d
         } else {
             tinyaot_depthwise_mve_channels(p, &win, count, filter, table, 0, 0, out);
         }
-    } else if (p->packed_sums) {
+        return;
+    }
+    if (TINYAOT_DEPTHWISE_MVE_TWIN(p)) {
+        n = p->packed_sums ? tinyaot_depthwise_mve_twins(p, &win, count, n, filter, table, 1, &out)
+                           : tinyaot_depthwise_mve_twins(p, &win, count, n, filter, table, 0, &out);
+    }
+    if (p->packed_sums) {
         for (i = 0; i < n; i++, win.base += step, out += channels) {
             tinyaot_depthwise_mve_channels(p, &win, count, filter, table, 1, 1, out);
         }
