@@ -13,7 +13,10 @@
  * clamped to the activation range on 16 lanes at once and stored as one vector.
  *
  * The input offset is folded into the bias; taps outside the input read zp_row (the input
- * zero point for every channel), which adds w * (zp - zp) = 0: every window is whole.
+ * zero point for every channel), which adds w * (zp - zp) = 0: every window is whole. Only a
+ * border pixel builds its taps' pointers; a row's pixels whose windows are inside the input
+ * read base + the layer's tap offsets, in one call, and with 8 channels and stride 1 across
+ * two of them share a vector (TINYAOT_DEPTHWISE_MVE_TWIN).
  */
 #ifndef TINYAOT_DEPTHWISE_CONV2D_S8_MVE_H
 #define TINYAOT_DEPTHWISE_CONV2D_S8_MVE_H
