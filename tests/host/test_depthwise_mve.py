@@ -2,8 +2,9 @@
 host under ASan/UBSan through the C models of tinyaot_mve.h: border cases of
 test_depthwise_borders.py with depth multiplier 1 (130 channels, a group of 2 after eight of
 16; with TINYAOT_DEPTHWISE_MVE_ALL=1 also 1 wide, per-tensor; 7x7 with padding 3; 5x3 with
-dilation and batches), a stride (2, 1) VALID layer with batches and 37 channels, a filter
-holding -128 (its taps one at a time, not paired) and a layer band-fused with a
+dilation and batches), a stride (2, 1) VALID layer with batches and 37 channels, 8-channel
+layers computed two pixels a vector, one with a filter holding -128 (its taps one at a time,
+not paired) and a layer band-fused with a
 FULLY_CONNECTED; the other layers keep their kernels. The overlap it declares, proven at every
 distance."""
 
@@ -25,17 +26,21 @@ from tinyaot.testing.models_conv import depthwise
 TAKEN = [c for c, (_, filt, _, _, mult) in enumerate(CASES) if mult == 1 and filt[0] * filt[1] <= 64]
 
 
-def _layer(shape, out_hw, stride, padding, weight=None, seed=7):
+def _layers(shape, out_hw, stride, padding, weights=(None,), seed=7):
+    """3x3 depthwise layers one after the other, the first from `shape` to out_hw, the others
+    SAME stride 1; weights: per layer, None or the value of every weight of channel 0's middle row."""
     rng = np.random.default_rng(seed)
     mb = ModelBuilder()
-    x = mb.input("x", "int8", shape, scale=0.04, zero_point=-5)
-    y, _ = depthwise(mb, rng, x, (0.04, -5), [shape[0], *out_hw, shape[3]], (3, 3), stride=stride, padding=padding,
-                     out_zp=3)
-    if weight is not None:  # every weight of channel 0's middle row
-        w = mb.operators[-1]["inputs"][1]
-        data = mb.constant_data(w).copy()
-        data[0, 1, :, 0] = weight
-        mb.set_constant_data(w, data)
+    q = (0.04, -5)
+    y = mb.input("x", "int8", shape, scale=q[0], zero_point=q[1])
+    for i, weight in enumerate(weights):
+        y, q = depthwise(mb, rng, y, q, [shape[0], *out_hw, shape[3]], (3, 3), stride=stride if i == 0 else (1, 1),
+                         padding=padding if i == 0 else PADDING_SAME, out_zp=3)
+        if weight is not None:
+            w = mb.operators[-1]["inputs"][1]
+            data = mb.constant_data(w).copy()
+            data[0, 1, :, 0] = weight
+            mb.set_constant_data(w, data)
     mb.output(y)
     return mb.build()
 
@@ -56,6 +61,10 @@ def test_tables_in_groups_of_16_in_the_sums_lane_order():
     table = requant_table(np.arange(18), [7], [-3], 18).reshape(2, 4, 16)
     assert list(table[0, 0, :8]) == [0, 4, 8, 12, 2, 6, 10, 14] and list(table[1, 0, :4]) == [16, 0, 0, 0]
     assert list(table[0, 1, :2]) == [7, 7] and list(table[0, 2, :2]) == [0, 0] and list(table[0, 3, :2]) == [-3, -3]
+    # twin_pixels: the 8 channels again in the upper 8 lanes (lane 4 of the sums holds channel 2,
+    # lane 5 channel 6, lane 6 channel 10 -> 2, lane 7 channel 14 -> 6)
+    assert list(filter_groups(np.arange(1, 17).reshape(1, 1, 2, 8), True)[16:]) == list(range(9, 17)) * 2
+    assert list(requant_table(np.arange(8), [7], [-3], 8, True)[:8]) == [0, 4, 0, 4, 2, 6, 2, 6]
 
 
 def test_matches_tflm_under_sanitizers(tmp_path):
@@ -63,8 +72,11 @@ def test_matches_tflm_under_sanitizers(tmp_path):
     # corners among TAKEN too: 1 wide per-tensor, 7x7 with padding 3, 5x3 with dilation and batches
     cases = (1, 8, 10, 17) if os.environ.get("TINYAOT_DEPTHWISE_MVE_ALL") else (17,)
     models = {case: _model(case) for case in cases}
-    models["strided_valid"] = _layer([2, 7, 9, 37], (3, 7), (2, 1), PADDING_VALID)
-    models["weight_minus_128"] = _layer([1, 5, 4, 20], (5, 4), (1, 1), PADDING_SAME, weight=-128)
+    models["strided_valid"] = _layers([2, 7, 9, 37], (3, 7), (2, 1), PADDING_VALID)
+    # 8 channels, stride 1 across: two pixels a vector inside (twin_pixels), 5 such columns (two
+    # pairs and one alone); then a filter holding -128 (its taps one at a time, not paired)
+    models["twin_pixels_weight_minus_128"] = _layers([1, 6, 7, 8], (6, 7), (1, 1), PADDING_SAME,
+                                                     weights=(None, -128))
     # band-fused with a FULLY_CONNECTED (ops/band_fc.py: the kernel called per band of rows)
     models["fused"] = catalog.build("fusion_depthwise_dilation_same", tmp_path / "catalog").read_bytes()
     check_all_sanitized(tmp_path, models, cpu="cortex-m55")

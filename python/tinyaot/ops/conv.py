@@ -361,11 +361,12 @@ def _depthwise_mve_call(ctx, inp, weights, bias, out):
     })
     folded = fold_input_offset(None if bias is None else bias.data, weights.data, quant["input_offset"],
                                channel_axis=3)
-    table = depthwise_mve.requant_table(folded, multipliers.values, shifts.values, channels)
+    twin = depthwise_mve.twin_pixels(channels, geometry["stride_w"])
+    table = depthwise_mve.requant_table(folded, multipliers.values, shifts.values, channels, twin)
     zero_points = depthwise_mve.zero_point_row(inp.zero_point, channels)
     return [KernelCall("tinyaot_depthwise_conv2d_s8_mve", [
         params, ParamArray("int32_t", table), ParamArray("int8_t", zero_points),
-        TensorRef(inp.index), ParamArray("int8_t", depthwise_mve.filter_groups(weights.data), True),
+        TensorRef(inp.index), ParamArray("int8_t", depthwise_mve.filter_groups(weights.data, twin), True),
         TensorRef(out.index),
     ], overlaps=overlap.depthwise_vectors(inp, out, geometry, depthwise_mve.LANES))]
 

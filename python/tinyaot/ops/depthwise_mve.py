@@ -19,17 +19,27 @@ def fits(weights, multiplier):
     return multiplier == 1 and weights.shape[1] * weights.shape[2] <= MAX_TAPS
 
 
+def twin_pixels(channels, stride_w):
+    """Whether the kernel computes two horizontally adjacent pixels per vector where their windows
+    are inside the input: 8 channels (half a vector) and stride 1 across, so that a tap's 16
+    inputs for both pixels are one load (the kernel's TINYAOT_DEPTHWISE_MVE_TWIN). The filter and
+    table then hold the 8 channels' values in the upper 8 lanes too."""
+    return channels == LANES // 2 and stride_w == 1
+
+
 def _groups(channels):
     return -(-channels // LANES)
 
 
-def filter_groups(weights):
+def filter_groups(weights, twin=False):
     """A [1][h][w][channels] filter as the kernel reads it: per group of 16 channels, each tap's
-    16 weights ([h * w][16]), the last group's missing channels 0."""
+    16 weights ([h * w][16]), the last group's missing channels 0 (with twin: the 8 again)."""
     w = np.asarray(weights, np.int8).reshape(-1, weights.shape[3])  # [tap][channel]
     taps, channels = w.shape
     padded = np.zeros((taps, _groups(channels) * LANES), np.int8)
     padded[:, :channels] = w
+    if twin:
+        padded[:, channels:] = w
     return padded.reshape(taps, -1, LANES).transpose(1, 0, 2).reshape(-1)
 
 
@@ -38,10 +48,10 @@ def pairs_taps(weights):
     return int(np.asarray(weights).min() > -128)
 
 
-def requant_table(folded_bias, multipliers, shifts, channels):
+def requant_table(folded_bias, multipliers, shifts, channels, twin=False):
     """Per group of 16 channels, in the sums' lane order (SUM_CHANNELS): the folded bias, the
     multiplier, the left shift (>= 0) and the right shift (<= 0), 16 values each; one multiplier
-    and shift for all (per-tensor) repeated; channels past the last 0."""
+    and shift for all (per-tensor) repeated; channels past the last 0 (with twin: the 8 again)."""
     size = _groups(channels) * LANES
     rows = []
     for values in (folded_bias, multipliers, np.maximum(shifts, 0), np.minimum(shifts, 0)):
@@ -49,6 +59,8 @@ def requant_table(folded_bias, multipliers, shifts, channels):
             else np.asarray(values, np.int64).reshape(-1)
         padded = np.zeros(size, np.int64)
         padded[:channels] = v
+        if twin:
+            padded[channels:] = v
         rows.append(padded.reshape(-1, LANES)[:, SUM_CHANNELS])
     return np.stack(rows, axis=1).reshape(-1).astype(np.int32)
 
