@@ -2,19 +2,19 @@
  * tinyaot_conv2d_s8_mve.h - int8 CONV_2D (no groups; any filter size, stride, dilation and
  * padding) for Helium (MVE) cores: im2col and VMLADAVA, as CMSIS-NN's arm_convolve_s8 on
  * MVE (arm_nn_mat_mult_nt_t_s8), with the input offset folded into the bias (no VADDVA of
- * the filter's values: 9 instructions per 64 multiply-accumulates where CMSIS-NN takes 10).
+ * the filter's values) and the requantization rows built ahead.
  *
- * Four output pixels at a time, in raster order through the batch: their windows are
- * gathered into the scratch (4 x filter_h x filter_w x input_ch bytes, planned in the arena)
- * in the filter's [filter_h][filter_w][channels] order, the input zero point for taps outside
- * the input (with the folded bias they add w * (zp - zp) = 0). A filter row inside the input
- * is one run of filter_w x input_ch bytes, copied 16 at a time with predicated loads and
- * stores: 3 runs of 9 bytes for a 3x3 window on 3 channels (the first layers of MobileNet and
- * person_detect), 10 of 8 for micro_speech's 10x8 on one channel. Then each of the model's
- * [output_ch][window] filters against the four windows and its four sums requantized in one
- * vector (tinyaot_conv2d_1x1_s8_mve.h's quad). All four windows are read before any of their
- * outputs is written, so overlap.convolution holds; a last quad short of four repeats its
- * last pixel (the same values written twice).
+ * Four output pixels at a time, in raster order through the batch: each window is gathered
+ * into the scratch in the filter's [filter_h][filter_w][channels] order, the input zero point
+ * for taps outside the input (with the folded bias they add w * (zp - zp) = 0), then put into
+ * the four windows' chunked buffer (tinyaot_conv2d_1x1_s8_mve.h's layout, zeros after each
+ * window). A filter row inside the input is one run of filter_w x input_ch bytes, copied 16 at
+ * a time with predicated loads and stores: 3 runs of 9 bytes for a 3x3 window on 3 channels
+ * (the first layers of MobileNet and person_detect), 10 of 8 for micro_speech's 10x8 on one
+ * channel. Then each filter (its row padded to whole chunks) against the four windows and
+ * its four sums requantized in one vector (tinyaot_conv2d_1x1_s8_mve.h's quad). All four
+ * windows are read before any of their outputs is written, so overlap.convolution holds; a
+ * last quad short of four repeats its last pixel (the same values written twice).
  */
 #ifndef TINYAOT_CONV2D_S8_MVE_H
 #define TINYAOT_CONV2D_S8_MVE_H
@@ -67,25 +67,28 @@ static void tinyaot_conv2d_mve_window(const struct tinyaot_conv2d_params *p, con
 }
 
 /*
- * filter: the model's [output_ch][filter_h][filter_w][input_ch]; bias: the bias with the input
- * offset folded in; x: the scratch, 4 windows.
+ * filter: the filters' rows padded to whole 16-byte chunks; rows: each filter's requantization
+ * row (both tinyaot_conv2d_1x1_s8_mve.h's, ops/conv_mve.py); multiplier, shift: NULL; x: the
+ * scratch, the four windows in chunks (64 bytes a chunk) and after them one window as gathered.
  */
 static void tinyaot_conv2d_s8_mve(const struct tinyaot_conv2d_params *p, const int32_t *multiplier,
                                   const int32_t *shift, const int8_t *input, const int8_t *filter,
-                                  const int32_t *bias, int8_t *output, int8_t *x)
+                                  const int32_t *rows, int8_t *output, int8_t *x)
 {
     const int32_t depth = p->filter_h * p->filter_w * p->input_ch, output_ch = p->output_ch;
-    const int32_t pixels = p->batches * p->output_h * p->output_w;
+    const int32_t chunks = TINYAOT_MVE_CHUNKS(depth), pixels = p->batches * p->output_h * p->output_w;
     const int32_t image_size = p->input_h * p->input_w * p->input_ch;
-    const struct tinyaot_channel_requant r = tinyaot_channel_requant_of(multiplier, shift, p->per_channel,
-                                                                        p->output_offset, p->act_min, p->act_max);
+    const struct tinyaot_conv2d_1x1_mve_out o = tinyaot_conv2d_1x1_mve_out_of(p->output_offset, p->act_min,
+                                                                               p->act_max);
+    int8_t *window = x + 64 * chunks;
     const int8_t *image = input;
     int32_t n, k, oy = 0, ox = 0;
+    (void)multiplier, (void)shift;
     for (n = 0; n < pixels; n += 4) {
         uint32_t offset[4];
         for (k = 0; k < 4; k++) {
             if (n + k < pixels) {
-                tinyaot_conv2d_mve_window(p, image, oy, ox, x + k * depth);
+                tinyaot_conv2d_mve_window(p, image, oy, ox, window);
                 offset[k] = (uint32_t)(k * output_ch);
                 if (++ox == p->output_w) {
                     ox = 0;
@@ -94,12 +97,12 @@ static void tinyaot_conv2d_s8_mve(const struct tinyaot_conv2d_params *p, const i
                         image += image_size;
                     }
                 }
-            } else {  /* past the last pixel: the one before again */
-                memcpy(x + k * depth, x + (k - 1) * depth, (size_t)depth);
+            } else {  /* past the last pixel: the one before again (still in window) */
                 offset[k] = offset[k - 1];
             }
+            tinyaot_conv2d_1x1_mve_put(x, k, window, depth);
         }
-        tinyaot_conv2d_1x1_mve_quad(depth, output_ch, &r, x, filter, bias, output, tinyaot_vld_u32(offset));
+        tinyaot_conv2d_1x1_mve_quad(chunks, output_ch, &o, x, filter, rows, output, tinyaot_vld_u32(offset));
         output += (pixels - n < 4 ? pixels - n : 4) * output_ch;
     }
 }

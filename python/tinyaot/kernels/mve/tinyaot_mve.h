@@ -43,6 +43,18 @@ static inline int32_t tinyaot_vmladava_s8(int32_t acc, tinyaot_s8x16 x, tinyaot_
     return vmladavaq_s8(acc, x, y);
 }
 
+/* The dot product of x and y's 16 lanes (VMLADAV.S8). */
+static inline int32_t tinyaot_vmladav_s8(tinyaot_s8x16 x, tinyaot_s8x16 y)
+{
+    return vmladavq_s8(x, y);
+}
+
+/* 16 bytes to p (VSTRB.8). */
+static inline void tinyaot_vst_s8(int8_t *p, tinyaot_s8x16 v)
+{
+    vstrbq_s8(p, v);
+}
+
 /* The active lanes of v to p, no other byte touched (VSTRB.8 predicated). */
 static inline void tinyaot_vst_s8_p(int8_t *p, tinyaot_s8x16 v, tinyaot_pred lanes)
 {
@@ -102,6 +114,12 @@ static inline tinyaot_s32x4 tinyaot_vrshl_s32(tinyaot_s32x4 x, int32_t s)
 static inline tinyaot_s32x4 tinyaot_vdup_s32(int32_t v)
 {
     return vdupq_n_s32(v);
+}
+
+/* The vector {a0, a1, a2, a3} (VDUP and three VMOV to a lane: no trip through memory). */
+static inline tinyaot_s32x4 tinyaot_vcreate_s32(int32_t a0, int32_t a1, int32_t a2, int32_t a3)
+{
+    return vsetq_lane_s32(a3, vsetq_lane_s32(a2, vsetq_lane_s32(a1, vdupq_n_s32(a0), 1), 2), 3);
 }
 
 /* x + v (VADD.I32 by a scalar). */
@@ -242,12 +260,22 @@ static inline int32_t tinyaot_vmladava_s8(int32_t acc, tinyaot_s8x16 x, tinyaot_
     return (int32_t)sum;
 }
 
+static inline int32_t tinyaot_vmladav_s8(tinyaot_s8x16 x, tinyaot_s8x16 y)
+{
+    return tinyaot_vmladava_s8(0, x, y);
+}
+
 static inline void tinyaot_vst_s8_p(int8_t *p, tinyaot_s8x16 v, tinyaot_pred lanes)
 {
     uint32_t i;
     for (i = 0; i < lanes; i++) {
         p[i] = v.lane[i];
     }
+}
+
+static inline void tinyaot_vst_s8(int8_t *p, tinyaot_s8x16 v)
+{
+    tinyaot_vst_s8_p(p, v, 16u);
 }
 
 typedef struct {
@@ -338,6 +366,13 @@ static inline tinyaot_s32x4 tinyaot_vdup_s32(int32_t v)
 {
     tinyaot_s32x4 x;
     x.lane[0] = x.lane[1] = x.lane[2] = x.lane[3] = v;
+    return x;
+}
+
+static inline tinyaot_s32x4 tinyaot_vcreate_s32(int32_t a0, int32_t a1, int32_t a2, int32_t a3)
+{
+    tinyaot_s32x4 x;
+    x.lane[0] = a0, x.lane[1] = a1, x.lane[2] = a2, x.lane[3] = a3;
     return x;
 }
 
@@ -514,16 +549,16 @@ static inline tinyaot_s8x16 tinyaot_vdup_s8(int8_t v)
 #endif
 
 /*
- * x * multiplier * 2^shift in each lane, as TFLite's MultiplyByQuantizedMultiplier rounds it
- * (double rounding): VQRDMULH after the left shift, then RoundingDivideByPOT as CMSIS-NN's
+ * x * multiplier * 2^(left + right) in each lane (left >= 0, right <= 0: the shift split, as
+ * a table built ahead holds it), as TFLite's MultiplyByQuantizedMultiplier rounds it (double
+ * rounding): VQRDMULH after the left shift, then RoundingDivideByPOT as CMSIS-NN's
  * arm_divide_by_power_of_two_mve (a negative value's rounding fixed up, then VRSHL).
  */
-static inline tinyaot_s32x4 tinyaot_vrequantize_s32(tinyaot_s32x4 x, int32_t multiplier, int32_t shift)
+static inline tinyaot_s32x4 tinyaot_vrequantize_s32(tinyaot_s32x4 x, int32_t multiplier, int32_t left, int32_t right)
 {
-    const int32_t left = shift > 0 ? shift : 0, right = shift > 0 ? 0 : -shift;
     const tinyaot_s32x4 high = tinyaot_vqrdmulh_s32(tinyaot_vshl_s32(x, left), multiplier);
-    const tinyaot_s32x4 fixup = tinyaot_vsign_s32(tinyaot_vand_s32(high, tinyaot_vdup_s32(-right)));
-    return tinyaot_vrshl_s32(tinyaot_vqadd_s32(high, fixup), -right);
+    const tinyaot_s32x4 fixup = tinyaot_vsign_s32(tinyaot_vand_s32(high, tinyaot_vdup_s32(right)));
+    return tinyaot_vrshl_s32(tinyaot_vqadd_s32(high, fixup), right);
 }
 
 #endif /* TINYAOT_MVE_H */
