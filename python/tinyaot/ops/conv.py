@@ -216,7 +216,7 @@ def _conv_1x1_call(ctx, inp, weights, bias, out):
                 ParamArray("int32_t", folded_bias), TensorRef(out.index)]
         if level == "MVE":
             args[1:3] = ["NULL", "NULL"]
-            args[4:6] = [ParamArray("int8_t", conv_mve.padded_rows(weights.data), True),
+            args[4:6] = [ParamArray("int8_t", conv_mve.filter_pairs(weights.data), True),
                          ParamArray("int32_t", conv_mve.requant_rows(folded_bias, multipliers.values,
                                                                      shifts.values, out.shape[3]))]
         return [KernelCall(f"tinyaot_conv2d_1x1_s8_{level.lower()}", args,
@@ -245,7 +245,7 @@ def _conv_mve_call(ctx, inp, weights, bias, out):
     (call,) = _conv_call(ctx, "tinyaot_conv2d_s8_mve", "struct tinyaot_conv2d_params", inp, weights, bias, out, {
         "filter_ch": in_ch, "groups": 1, "filters_per_group": out_ch, "output_ch": out_ch, "pair4": "NULL",
     }, bias_table=ParamArray("int32_t", conv_mve.requant_rows(folded, multipliers.values, shifts.values, out_ch)),
-        filter_table=ParamArray("int8_t", conv_mve.padded_rows(weights.data), True),
+        filter_table=ParamArray("int8_t", conv_mve.filter_pairs(weights.data), True),
         scratch=[conv_mve.conv_scratch(filter_h * filter_w * in_ch)])
     call.args[1:3] = ["NULL", "NULL"]  # in the requantization rows
     return [call]

@@ -6,12 +6,13 @@
  * Four output pixels at a time: their inputs are copied first into a buffer of 16-byte
  * chunks, [chunk][pixel][16], each pixel's depth padded with zeros to whole chunks (so all four
  * are read before any output is written: the same overlap, ops/overlap.py pointwise_quads).
- * Tables built ahead (ops/conv_mve.py): the filters' rows padded with zero weights to whole
- * chunks, and per filter its requantization row {folded bias, multiplier, left shift, right
- * shift}. Per filter, a chunk is 5 loads (one pointer for the four pixels) and 4 VMLADAVAs;
- * then the four sums are requantized in one vector (CMSIS-NN's arm_requantize_mve, bit-exact
- * with TFLite's double rounding) and scattered to the pixels. (VMLADAVA accumulates into an
- * even register: r0-r12 hold 7 sums at most, so 4 pixels x 2 filters would spill.)
+ * Tables built ahead (ops/conv_mve.py): the filters in pairs, [pair][chunk][filter][16] (each
+ * row padded with zero weights to whole chunks, an odd last filter paired with zeros), and per
+ * filter its requantization row {folded bias, multiplier, left shift, right shift}. A pair's
+ * chunk is 6 loads and 8 VMLADAVAs (tinyaot_mve.h's tinyaot_vmladava_4x2_s8: 16 instructions
+ * for 128 multiply-accumulates, CMSIS-NN's 4 x 1 loop about 22); then each filter's four sums
+ * are requantized in one vector (CMSIS-NN's arm_requantize_mve, bit-exact with TFLite's double
+ * rounding) and scattered to the pixels.
  */
 #ifndef TINYAOT_CONV2D_1X1_S8_MVE_H
 #define TINYAOT_CONV2D_1X1_S8_MVE_H
@@ -40,11 +41,22 @@ struct tinyaot_conv2d_1x1_mve_out {
     tinyaot_s32x4 act_min, act_max;
 };
 
+/* One filter's four sums (lanes: the pixels) requantized with its row {bias (in the sums
+   already), multiplier, left shift, right shift} and stored at out + offset[k]. */
+static TINYAOT_ALWAYS_INLINE void tinyaot_conv2d_1x1_mve_out(const struct tinyaot_conv2d_1x1_mve_out *q,
+                                                             tinyaot_s32x4 sums, const int32_t *row, int8_t *out,
+                                                             tinyaot_u32x4 offset)
+{
+    tinyaot_s32x4 v = tinyaot_vrequantize_s32(sums, row[1], row[2], row[3]);
+    v = tinyaot_vmin_s32(tinyaot_vmax_s32(tinyaot_vadd_n_s32(v, q->output_offset), q->act_min), q->act_max);
+    tinyaot_vst_scatter_s8(out, offset, v);
+}
+
 /*
  * Every output channel of four output pixels, their inputs in the chunked buffer x (chunks
- * of 16 bytes each); filter: the filters' rows padded to whole chunks; rows: each filter's
- * requantization row (above); out0 at pixel 0's outputs, offset[k] from there to pixel k's.
- * Also the general convolution's (tinyaot_conv2d_s8_mve.h), on its windows.
+ * of 16 bytes each); filter: the filters in pairs (above); rows: each filter's requantization
+ * row (an odd count's zero partner too); out0 at pixel 0's outputs, offset[k] from there to
+ * pixel k's. Also the general convolution's (tinyaot_conv2d_s8_mve.h), on its windows.
  */
 static TINYAOT_NOINLINE void tinyaot_conv2d_1x1_mve_quad(int32_t chunks, int32_t output_ch,
                                                          const struct tinyaot_conv2d_1x1_mve_out *o, const int8_t *x,
@@ -53,23 +65,17 @@ static TINYAOT_NOINLINE void tinyaot_conv2d_1x1_mve_quad(int32_t chunks, int32_t
 {
     const struct tinyaot_conv2d_1x1_mve_out q = *o;
     const int8_t *w = filter;
-    int32_t oc, n;
-    for (oc = 0; oc < output_ch; oc++, rows += 4) {
-        const int8_t *in = x;
-        int32_t a0 = rows[0], a1 = a0, a2 = a0, a3 = a0;  /* from the folded bias */
-        tinyaot_s32x4 v;
-        n = chunks;
-        do {  /* chunks >= 1: no path for none */
-            const tinyaot_s8x16 wv = tinyaot_vld_s8(w);
-            a0 = tinyaot_vmladava_s8(a0, tinyaot_vld_s8(in), wv);
-            a1 = tinyaot_vmladava_s8(a1, tinyaot_vld_s8(in + 16), wv);
-            a2 = tinyaot_vmladava_s8(a2, tinyaot_vld_s8(in + 32), wv);
-            a3 = tinyaot_vmladava_s8(a3, tinyaot_vld_s8(in + 48), wv);
-            w += 16, in += 64;
-        } while (--n > 0);
-        v = tinyaot_vrequantize_s32(tinyaot_vcreate_s32(a0, a1, a2, a3), rows[1], rows[2], rows[3]);
-        v = tinyaot_vmin_s32(tinyaot_vmax_s32(tinyaot_vadd_n_s32(v, q.output_offset), q.act_min), q.act_max);
-        tinyaot_vst_scatter_s8(out0 + oc, offset, v);
+    int32_t oc;
+    for (oc = 0; oc < output_ch; oc += 2, w += 32 * chunks, rows += 8) {
+        int32_t s[8];
+        s[0] = s[1] = s[2] = s[3] = rows[0];  /* from the folded biases */
+        s[4] = s[5] = s[6] = s[7] = rows[4];
+        tinyaot_vmladava_4x2_s8(x, w, chunks, s);
+        tinyaot_conv2d_1x1_mve_out(&q, tinyaot_vcreate_s32(s[0], s[1], s[2], s[3]), rows, out0 + oc, offset);
+        if (oc + 1 < output_ch) {  /* an odd count's last partner: zeros, not stored */
+            tinyaot_conv2d_1x1_mve_out(&q, tinyaot_vcreate_s32(s[4], s[5], s[6], s[7]), rows + 4, out0 + oc + 1,
+                                       offset);
+        }
     }
 }
 
@@ -136,7 +142,7 @@ static TINYAOT_NOINLINE void tinyaot_conv2d_1x1_mve_run(const struct tinyaot_con
     }
 #define TINYAOT_CONV2D_1X1_MVE(depth) tinyaot_conv2d_1x1_mve_##depth
 
-/* filter: the padded rows; rows: the requantization rows (above); multiplier, shift: NULL. */
+/* filter: the filter pairs; rows: the requantization rows (above); multiplier, shift: NULL. */
 static inline void tinyaot_conv2d_1x1_s8_mve(const struct tinyaot_conv2d_1x1_params *p, const int32_t *multiplier,
                                              const int32_t *shift, const int8_t *input, const int8_t *filter,
                                              const int32_t *rows, int8_t *output)

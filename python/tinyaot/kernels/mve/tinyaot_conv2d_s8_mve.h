@@ -11,7 +11,7 @@
  * window). A filter row inside the input is one run of filter_w x input_ch bytes, copied 16 at
  * a time with predicated loads and stores: 3 runs of 9 bytes for a 3x3 window on 3 channels
  * (the first layers of MobileNet and person_detect), 10 of 8 for micro_speech's 10x8 on one
- * channel. Then each filter (its row padded to whole chunks) against the four windows and
+ * channel. Then each pair of filters (padded to whole chunks) against the four windows and
  * its four sums requantized in one vector (tinyaot_conv2d_1x1_s8_mve.h's quad). All four
  * windows are read before any of their outputs is written, so overlap.convolution holds; a
  * last quad short of four repeats its last pixel (the same values written twice).
@@ -67,7 +67,7 @@ static void tinyaot_conv2d_mve_window(const struct tinyaot_conv2d_params *p, con
 }
 
 /*
- * filter: the filters' rows padded to whole 16-byte chunks; rows: each filter's requantization
+ * filter: the filter pairs; rows: each filter's requantization
  * row (both tinyaot_conv2d_1x1_s8_mve.h's, ops/conv_mve.py); multiplier, shift: NULL; x: the
  * scratch, the four windows in chunks (64 bytes a chunk) and after them one window as gathered.
  */
