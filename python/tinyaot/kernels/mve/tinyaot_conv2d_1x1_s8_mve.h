@@ -65,16 +65,16 @@ static TINYAOT_NOINLINE void tinyaot_conv2d_1x1_mve_quad(int32_t chunks, int32_t
 {
     const struct tinyaot_conv2d_1x1_mve_out q = *o;
     const int8_t *w = filter;
-    int32_t oc;
-    for (oc = 0; oc < output_ch; oc += 2, w += 32 * chunks, rows += 8) {
+    int8_t *out = out0;
+    int32_t left;
+    for (left = output_ch; left > 0; left -= 2, out += 2, rows += 8) {
         int32_t s[8];
         s[0] = s[1] = s[2] = s[3] = rows[0];  /* from the folded biases */
         s[4] = s[5] = s[6] = s[7] = rows[4];
-        tinyaot_vmladava_4x2_s8(x, w, chunks, s);
-        tinyaot_conv2d_1x1_mve_out(&q, tinyaot_vcreate_s32(s[0], s[1], s[2], s[3]), rows, out0 + oc, offset);
-        if (oc + 1 < output_ch) {  /* an odd count's last partner: zeros, not stored */
-            tinyaot_conv2d_1x1_mve_out(&q, tinyaot_vcreate_s32(s[4], s[5], s[6], s[7]), rows + 4, out0 + oc + 1,
-                                       offset);
+        w = tinyaot_vmladava_4x2_s8(x, w, chunks, s);
+        tinyaot_conv2d_1x1_mve_out(&q, tinyaot_vcreate_s32(s[0], s[1], s[2], s[3]), rows, out, offset);
+        if (left > 1) {  /* an odd count's last partner: zeros, not stored */
+            tinyaot_conv2d_1x1_mve_out(&q, tinyaot_vcreate_s32(s[4], s[5], s[6], s[7]), rows + 4, out + 1, offset);
         }
     }
 }

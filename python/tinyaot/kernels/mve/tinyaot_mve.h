@@ -226,11 +226,12 @@ static inline tinyaot_s8x16 tinyaot_vdup_s8(int8_t v)
 /*
  * Four pixels' sums with two filters over chunks >= 1 chunks of 16 bytes: s[k] += pixel k's
  * chunk . filter 0's and s[4 + k] += pixel k's . filter 1's, x laid out [chunk][pixel][16], w
- * [chunk][filter][16]. In assembly on the core: VMLADAVA accumulates into an even register, and
- * the eight sums take all of r0-r12 and lr (GCC's loops of the intrinsics above move them
- * around, its LE loop keeps lr): 6 loads and 8 VMLADAVAs a chunk, a SUBS/BNE loop.
+ * [chunk][filter][16]; returns w past its chunks (the next pair's). In assembly on the core:
+ * VMLADAVA accumulates into an even register, and the eight sums take all of r0-r12 and lr
+ * (GCC's loops of the intrinsics above move them around, its LE loop keeps lr): 6 loads and 8
+ * VMLADAVAs a chunk, a SUBS/BNE loop.
  */
-static inline void tinyaot_vmladava_4x2_s8(const int8_t *x, const int8_t *w, int32_t chunks, int32_t s[8])
+static inline const int8_t *tinyaot_vmladava_4x2_s8(const int8_t *x, const int8_t *w, int32_t chunks, int32_t s[8])
 {
     int32_t a0 = s[0], a1 = s[1], a2 = s[2], a3 = s[3], b0 = s[4], b1 = s[5], b2 = s[6], b3 = s[7];
     __asm__("1:\n\t"
@@ -255,6 +256,7 @@ static inline void tinyaot_vmladava_4x2_s8(const int8_t *x, const int8_t *w, int
             :
             : "q0", "q1", "q2", "memory", "cc");
     s[0] = a0, s[1] = a1, s[2] = a2, s[3] = a3, s[4] = b0, s[5] = b1, s[6] = b2, s[7] = b3;
+    return w;
 }
 
 #else /* the C model */
@@ -580,7 +582,7 @@ static inline tinyaot_s8x16 tinyaot_vdup_s8(int8_t v)
     return x;
 }
 
-static inline void tinyaot_vmladava_4x2_s8(const int8_t *x, const int8_t *w, int32_t chunks, int32_t s[8])
+static inline const int8_t *tinyaot_vmladava_4x2_s8(const int8_t *x, const int8_t *w, int32_t chunks, int32_t s[8])
 {
     int32_t k;
     for (; chunks > 0; chunks--, x += 64, w += 32) {
@@ -589,6 +591,7 @@ static inline void tinyaot_vmladava_4x2_s8(const int8_t *x, const int8_t *w, int
             s[4 + k] = tinyaot_vmladava_s8(s[4 + k], tinyaot_vld_s8(x + 16 * k), tinyaot_vld_s8(w + 16));
         }
     }
+    return w;
 }
 
 #endif
