@@ -29,7 +29,10 @@
 static TINYAOT_ALWAYS_INLINE void tinyaot_conv2d_1x1_mve_put(int8_t *x, int32_t k, const int8_t *src, int32_t depth)
 {
     int32_t i;
-    for (i = 0, x += 16 * k; i < depth; i += 16, x += 64) {
+    for (i = 0, x += 16 * k; i + 16 <= depth; i += 16, x += 64) {
+        tinyaot_vst_s8(x, tinyaot_vld_s8(src + i));
+    }
+    if (i < depth) {  /* the last chunk's zeros: a predicated load */
         tinyaot_vst_s8(x, tinyaot_vld_s8_z(src + i, tinyaot_vctp8((uint32_t)(depth - i))));
     }
 }

@@ -53,25 +53,28 @@ static TINYAOT_ALWAYS_INLINE void tinyaot_conv2d_mve_fill(int8_t *xk, int32_t i,
 static void tinyaot_conv2d_mve_window(const struct tinyaot_conv2d_params *p, const int8_t *image, int32_t oy,
                                       int32_t ox, int8_t *x, int32_t k)
 {
-    const int32_t channels = p->input_ch, run = p->filter_w * channels, depth = p->filter_h * run;
+    /* Locals, not p->...: the window's stores are int8_t, which may alias anything. */
+    const int32_t channels = p->input_ch, filter_w = p->filter_w, filter_h = p->filter_h;
+    const int32_t input_w = p->input_w, input_h = p->input_h, dilation_w = p->dilation_w;
+    const int32_t dilation_h = p->dilation_h, run = filter_w * channels, depth = filter_h * run;
     const int32_t y0 = oy * p->stride_h - p->pad_h, x0 = ox * p->stride_w - p->pad_w;
-    const int32_t x_last = x0 + (p->filter_w - 1) * p->dilation_w;
+    const int32_t x_last = x0 + (filter_w - 1) * dilation_w;
     const tinyaot_s8x16 zero_point = tinyaot_vdup_s8((int8_t)-p->input_offset);
     /* the row's taps side by side in the input: one run */
-    const int whole_rows = p->dilation_w == 1 && x0 >= 0 && x_last < p->input_w;
+    const int whole_rows = dilation_w == 1 && x0 >= 0 && x_last < input_w;
     int8_t *xk = x + 16 * k;
     int32_t fy, fx, i = 0;
-    for (fy = 0; fy < p->filter_h; fy++, i += run) {
-        const int32_t y = y0 + fy * p->dilation_h;
-        if (y < 0 || y >= p->input_h) {
+    for (fy = 0; fy < filter_h; fy++, i += run) {
+        const int32_t y = y0 + fy * dilation_h;
+        if (y < 0 || y >= input_h) {
             tinyaot_conv2d_mve_fill(xk, i, zero_point, run);
         } else if (whole_rows) {
-            tinyaot_conv2d_mve_run(xk, i, image + (y * p->input_w + x0) * channels, run);
+            tinyaot_conv2d_mve_run(xk, i, image + (y * input_w + x0) * channels, run);
         } else {
-            const int8_t *row = image + y * p->input_w * channels;
-            for (fx = 0; fx < p->filter_w; fx++) {
-                const int32_t x_in = x0 + fx * p->dilation_w;
-                if (x_in >= 0 && x_in < p->input_w) {
+            const int8_t *row = image + y * input_w * channels;
+            for (fx = 0; fx < filter_w; fx++) {
+                const int32_t x_in = x0 + fx * dilation_w;
+                if (x_in >= 0 && x_in < input_w) {
                     tinyaot_conv2d_mve_run(xk, i + fx * channels, row + x_in * channels, channels);
                 } else {
                     tinyaot_conv2d_mve_fill(xk, i + fx * channels, zero_point, channels);
