@@ -246,7 +246,7 @@ def _conv_mve_call(ctx, inp, weights, bias, out):
         "filter_ch": in_ch, "groups": 1, "filters_per_group": out_ch, "output_ch": out_ch, "pair4": "NULL",
     }, bias_table=ParamArray("int32_t", conv_mve.requant_rows(folded, multipliers.values, shifts.values, out_ch)),
         filter_table=ParamArray("int8_t", conv_mve.filter_pairs(weights.data), True),
-        scratch=[conv_mve.conv_scratch(filter_h * filter_w * in_ch)])
+        scratch=[conv_mve.conv_scratch(filter_h * filter_w * in_ch, in_ch)])
     call.args[1:3] = ["NULL", "NULL"]  # in the requantization rows
     return [call]
 

@@ -35,6 +35,7 @@ def requant_rows(folded_bias, multipliers, shifts, channels):
     return rows.reshape(-1).astype(np.int32)
 
 
-def conv_scratch(depth):
-    """tinyaot_conv2d_s8_mve's scratch: four windows in chunks."""
-    return 4 * CHUNK * chunks(depth)
+def conv_scratch(depth, channels):
+    """tinyaot_conv2d_s8_mve's scratch: four windows in chunks, then one staged in whole chunks
+    where the windows' rows do not fall on chunks (channels not a multiple of 16)."""
+    return (4 + (channels % CHUNK != 0)) * CHUNK * chunks(depth)
