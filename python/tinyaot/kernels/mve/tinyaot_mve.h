@@ -223,42 +223,6 @@ static inline tinyaot_s8x16 tinyaot_vdup_s8(int8_t v)
     return vdupq_n_s8(v);
 }
 
-/*
- * Four pixels' sums with two filters over chunks >= 1 chunks of 16 bytes: s[k] += pixel k's
- * chunk . filter 0's and s[4 + k] += pixel k's . filter 1's, x laid out [chunk][pixel][16], w
- * [chunk][filter][16]; returns w past its chunks (the next pair's). In assembly on the core:
- * VMLADAVA accumulates into an even register, and the eight sums take all of r0-r12 and lr
- * (GCC's loops of the intrinsics above move them around, its LE loop keeps lr): 6 loads and 8
- * VMLADAVAs a chunk, a SUBS/BNE loop.
- */
-static inline const int8_t *tinyaot_vmladava_4x2_s8(const int8_t *x, const int8_t *w, int32_t chunks, int32_t s[8])
-{
-    int32_t a0 = s[0], a1 = s[1], a2 = s[2], a3 = s[3], b0 = s[4], b1 = s[5], b2 = s[6], b3 = s[7];
-    __asm__("1:\n\t"
-            "vldrb.8 q0, [%[w]], #16\n\t"
-            "vldrb.8 q1, [%[w]], #16\n\t"
-            "vldrb.8 q2, [%[x]], #16\n\t"
-            "vmladava.s8 %[a0], q2, q0\n\t"
-            "vmladava.s8 %[b0], q2, q1\n\t"
-            "vldrb.8 q2, [%[x]], #16\n\t"
-            "vmladava.s8 %[a1], q2, q0\n\t"
-            "vmladava.s8 %[b1], q2, q1\n\t"
-            "vldrb.8 q2, [%[x]], #16\n\t"
-            "vmladava.s8 %[a2], q2, q0\n\t"
-            "vmladava.s8 %[b2], q2, q1\n\t"
-            "vldrb.8 q2, [%[x]], #16\n\t"
-            "vmladava.s8 %[a3], q2, q0\n\t"
-            "vmladava.s8 %[b3], q2, q1\n\t"
-            "subs %[n], #1\n\t"
-            "bne 1b"
-            : [a0] "+Te"(a0), [a1] "+Te"(a1), [a2] "+Te"(a2), [a3] "+Te"(a3), [b0] "+Te"(b0), [b1] "+Te"(b1),
-              [b2] "+Te"(b2), [b3] "+Te"(b3), [x] "+r"(x), [w] "+r"(w), [n] "+r"(chunks)
-            :
-            : "q0", "q1", "q2", "memory", "cc");
-    s[0] = a0, s[1] = a1, s[2] = a2, s[3] = a3, s[4] = b0, s[5] = b1, s[6] = b2, s[7] = b3;
-    return w;
-}
-
 #else /* the C model */
 
 typedef struct {
@@ -582,6 +546,46 @@ static inline tinyaot_s8x16 tinyaot_vdup_s8(int8_t v)
     return x;
 }
 
+#endif
+
+/*
+ * Four pixels' sums with two filters over chunks >= 1 chunks of 16 bytes: s[k] += pixel k's
+ * chunk . filter 0's and s[4 + k] += pixel k's . filter 1's, x laid out [chunk][pixel][16], w
+ * [chunk][filter][16]; returns w past its chunks (the next pair's). With GCC on the core in
+ * assembly: VMLADAVA accumulates into an even register, and the eight sums take all of r0-r12
+ * and lr (GCC's loops of the intrinsics move them around, its LE loop keeps lr): 6 loads and 8
+ * VMLADAVAs a chunk, a SUBS/BNE loop. Elsewhere (the host's C models, other compilers) the
+ * same loop of the intrinsics.
+ */
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1) && defined(__GNUC__) && !defined(__clang__)
+static inline const int8_t *tinyaot_vmladava_4x2_s8(const int8_t *x, const int8_t *w, int32_t chunks, int32_t s[8])
+{
+    int32_t a0 = s[0], a1 = s[1], a2 = s[2], a3 = s[3], b0 = s[4], b1 = s[5], b2 = s[6], b3 = s[7];
+    __asm__("1:\n\t"
+            "vldrb.8 q0, [%[w]], #16\n\t"
+            "vldrb.8 q1, [%[w]], #16\n\t"
+            "vldrb.8 q2, [%[x]], #16\n\t"
+            "vmladava.s8 %[a0], q2, q0\n\t"
+            "vmladava.s8 %[b0], q2, q1\n\t"
+            "vldrb.8 q2, [%[x]], #16\n\t"
+            "vmladava.s8 %[a1], q2, q0\n\t"
+            "vmladava.s8 %[b1], q2, q1\n\t"
+            "vldrb.8 q2, [%[x]], #16\n\t"
+            "vmladava.s8 %[a2], q2, q0\n\t"
+            "vmladava.s8 %[b2], q2, q1\n\t"
+            "vldrb.8 q2, [%[x]], #16\n\t"
+            "vmladava.s8 %[a3], q2, q0\n\t"
+            "vmladava.s8 %[b3], q2, q1\n\t"
+            "subs %[n], #1\n\t"
+            "bne 1b"
+            : [a0] "+Te"(a0), [a1] "+Te"(a1), [a2] "+Te"(a2), [a3] "+Te"(a3), [b0] "+Te"(b0), [b1] "+Te"(b1),
+              [b2] "+Te"(b2), [b3] "+Te"(b3), [x] "+r"(x), [w] "+r"(w), [n] "+r"(chunks)
+            :
+            : "q0", "q1", "q2", "memory", "cc");
+    s[0] = a0, s[1] = a1, s[2] = a2, s[3] = a3, s[4] = b0, s[5] = b1, s[6] = b2, s[7] = b3;
+    return w;
+}
+#else
 static inline const int8_t *tinyaot_vmladava_4x2_s8(const int8_t *x, const int8_t *w, int32_t chunks, int32_t s[8])
 {
     int32_t k;
@@ -593,7 +597,6 @@ static inline const int8_t *tinyaot_vmladava_4x2_s8(const int8_t *x, const int8_
     }
     return w;
 }
-
 #endif
 
 /*
