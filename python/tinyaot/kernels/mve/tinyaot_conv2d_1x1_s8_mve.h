@@ -42,17 +42,41 @@ static TINYAOT_ALWAYS_INLINE void tinyaot_conv2d_1x1_mve_put(int8_t *x, int32_t 
 struct tinyaot_conv2d_1x1_mve_out {
     int32_t output_offset;
     tinyaot_s32x4 act_min, act_max;
+    int right_only;  /* every filter's left shift 0 and right shift < 0 (the common case) */
 };
 
 /* One filter's four sums (lanes: the pixels) requantized with its row {bias (in the sums
-   already), multiplier, left shift, right shift} and stored at out + offset[k]. */
+   already), multiplier, left shift, right shift} and stored at out + offset[k]; right_only: the
+   rows' shifts are right ones only (no left shift to make, the rounding fix-up always on). */
 static TINYAOT_ALWAYS_INLINE void tinyaot_conv2d_1x1_mve_out(const struct tinyaot_conv2d_1x1_mve_out *q,
                                                              tinyaot_s32x4 sums, const int32_t *row, int8_t *out,
-                                                             tinyaot_u32x4 offset)
+                                                             tinyaot_u32x4 offset, int right_only)
 {
-    tinyaot_s32x4 v = tinyaot_vrequantize_s32(sums, row[1], row[2], row[3]);
+    tinyaot_s32x4 v = right_only ? tinyaot_vrequantize_right_s32(sums, row[1], row[3])
+                                 : tinyaot_vrequantize_s32(sums, row[1], row[2], row[3]);
     v = tinyaot_vmin_s32(tinyaot_vmax_s32(tinyaot_vadd_n_s32(v, q->output_offset), q->act_min), q->act_max);
     tinyaot_vst_scatter_s8(out, offset, v);
+}
+
+/* The quad's filters (below), right_only as tinyaot_conv2d_1x1_mve_out's: a constant where
+   inlined, so that each way has its own loop. */
+static TINYAOT_ALWAYS_INLINE void tinyaot_conv2d_1x1_mve_filters(int32_t chunks, int32_t output_ch,
+                                                                 const struct tinyaot_conv2d_1x1_mve_out *q,
+                                                                 const int8_t *x, const int8_t *w, const int32_t *rows,
+                                                                 int8_t *out, tinyaot_u32x4 offset, int right_only)
+{
+    int32_t left;
+    for (left = output_ch; left > 0; left -= 2, out += 2, rows += 8) {
+        int32_t s[8];
+        s[0] = s[1] = s[2] = s[3] = rows[0];  /* from the folded biases */
+        s[4] = s[5] = s[6] = s[7] = rows[4];
+        w = tinyaot_vmladava_4x2_s8(x, w, chunks, s);
+        tinyaot_conv2d_1x1_mve_out(q, tinyaot_vcreate_s32(s[0], s[1], s[2], s[3]), rows, out, offset, right_only);
+        if (left > 1) {  /* an odd count's last partner: zeros, not stored */
+            tinyaot_conv2d_1x1_mve_out(q, tinyaot_vcreate_s32(s[4], s[5], s[6], s[7]), rows + 4, out + 1, offset,
+                                       right_only);
+        }
+    }
 }
 
 /*
@@ -67,28 +91,27 @@ static TINYAOT_NOINLINE void tinyaot_conv2d_1x1_mve_quad(int32_t chunks, int32_t
                                                          tinyaot_u32x4 offset)
 {
     const struct tinyaot_conv2d_1x1_mve_out q = *o;
-    const int8_t *w = filter;
-    int8_t *out = out0;
-    int32_t left;
-    for (left = output_ch; left > 0; left -= 2, out += 2, rows += 8) {
-        int32_t s[8];
-        s[0] = s[1] = s[2] = s[3] = rows[0];  /* from the folded biases */
-        s[4] = s[5] = s[6] = s[7] = rows[4];
-        w = tinyaot_vmladava_4x2_s8(x, w, chunks, s);
-        tinyaot_conv2d_1x1_mve_out(&q, tinyaot_vcreate_s32(s[0], s[1], s[2], s[3]), rows, out, offset);
-        if (left > 1) {  /* an odd count's last partner: zeros, not stored */
-            tinyaot_conv2d_1x1_mve_out(&q, tinyaot_vcreate_s32(s[4], s[5], s[6], s[7]), rows + 4, out + 1, offset);
-        }
+    if (q.right_only) {
+        tinyaot_conv2d_1x1_mve_filters(chunks, output_ch, &q, x, filter, rows, out0, offset, 1);
+    } else {
+        tinyaot_conv2d_1x1_mve_filters(chunks, output_ch, &q, x, filter, rows, out0, offset, 0);
     }
 }
 
+/* The output side of a layer's requantization; rows: its output_ch requantization rows. */
 static inline struct tinyaot_conv2d_1x1_mve_out tinyaot_conv2d_1x1_mve_out_of(int32_t output_offset, int32_t act_min,
-                                                                               int32_t act_max)
+                                                                               int32_t act_max, const int32_t *rows,
+                                                                               int32_t output_ch)
 {
     struct tinyaot_conv2d_1x1_mve_out o;
+    int32_t oc;
     o.output_offset = output_offset;
     o.act_min = tinyaot_vdup_s32(act_min);
     o.act_max = tinyaot_vdup_s32(act_max);
+    o.right_only = 1;
+    for (oc = 0; oc < output_ch; oc++) {
+        o.right_only &= rows[4 * oc + 2] == 0 && rows[4 * oc + 3] < 0;
+    }
     return o;
 }
 
@@ -103,7 +126,7 @@ static TINYAOT_NOINLINE void tinyaot_conv2d_1x1_mve_run(const struct tinyaot_con
 {
     const int32_t pixels = p->output_h * p->output_w, output_ch = p->output_ch, depth = p->input_ch;
     const struct tinyaot_conv2d_1x1_mve_out o = tinyaot_conv2d_1x1_mve_out_of(p->output_offset, p->act_min,
-                                                                               p->act_max);
+                                                                               p->act_max, rows, output_ch);
     int32_t b, n, k;
     for (b = 0; b < p->batches; b++) {
         const int8_t *next = input + b * p->input_h * p->input_w * depth, *src = next;

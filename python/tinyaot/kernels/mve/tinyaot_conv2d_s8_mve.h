@@ -104,7 +104,7 @@ static void tinyaot_conv2d_s8_mve(const struct tinyaot_conv2d_params *p, const i
     const int32_t chunks = TINYAOT_MVE_CHUNKS(depth), pixels = p->batches * p->output_h * p->output_w;
     const int32_t image_size = p->input_h * p->input_w * p->input_ch;
     const struct tinyaot_conv2d_1x1_mve_out o = tinyaot_conv2d_1x1_mve_out_of(p->output_offset, p->act_min,
-                                                                               p->act_max);
+                                                                               p->act_max, rows, output_ch);
     /* whole chunks: straight into the chunked buffer; else through a window staged after it */
     const int chunked = (p->input_ch & 15) == 0;
     int8_t *staged = x + 64 * chunks;

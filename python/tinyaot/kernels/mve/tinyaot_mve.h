@@ -612,4 +612,11 @@ static inline tinyaot_s32x4 tinyaot_vrequantize_s32(tinyaot_s32x4 x, int32_t mul
     return tinyaot_vrshl_s32(tinyaot_vqadd_s32(high, fixup), right);
 }
 
+/* The same with left 0 and right < 0 (the common case): the fix-up on every lane, no left shift. */
+static inline tinyaot_s32x4 tinyaot_vrequantize_right_s32(tinyaot_s32x4 x, int32_t multiplier, int32_t right)
+{
+    const tinyaot_s32x4 high = tinyaot_vqrdmulh_s32(x, multiplier);
+    return tinyaot_vrshl_s32(tinyaot_vqadd_s32(high, tinyaot_vsign_s32(high)), right);
+}
+
 #endif /* TINYAOT_MVE_H */
