@@ -7,6 +7,8 @@ vector, per-tensor weights, no bias, a batch of two), images of fewer than four 
 last quad repeats a pixel), a band-fused layer; and its output overlapping its input as
 overlap.convolution declares."""
 
+import numpy as np
+
 from test_conv2d_dsp import GATHER
 from sanitized import check_all_sanitized
 from test_depthwise_mult import one_layer_model
@@ -50,10 +52,32 @@ def test_mve_cores_take_the_mve_kernel_with_a_scratch_of_four_windows(tmp_path):
         (call,) = _calls(path)
         shape = next(a for a in call.args if hasattr(a, "fields")).fields
         assert call.kernel == "tinyaot_conv2d_s8_mve", name
-        assert call.scratch == [4 * shape["filter_h"] * shape["filter_w"] * shape["input_ch"]], name
+        depth = shape["filter_h"] * shape["filter_w"] * shape["input_ch"]
+        staged = shape["input_ch"] % 16 != 0  # a fifth window, staged, unless rows fall on 16-byte chunks
+        assert call.scratch == [(4 + staged) * 16 * -(-depth // 16)], name
         assert call.args[-1] == ScratchRef(0, "int8_t")
     kernels = {c.kernel for c in _calls(catalog.build("conv_grouped", tmp_path))}
     assert kernels == {"tinyaot_conv2d_s8"}  # groups: the portable kernel's
+
+
+def test_tables_are_filter_pairs_in_chunks_and_a_requantization_row_per_filter(tmp_path):
+    """DS-CNN's first layer shape, 5 filters (an odd last one), per-tensor: the filters as
+    [pair][chunk][filter][16] (a 10x4x1 window: 40 weights, 3 chunks, the last 8 lanes zero;
+    the fifth filter's partner zeros), rows {folded bias, multiplier, left, right shift}, the
+    partner's zeros; no multiplier or shift tables."""
+    path = tmp_path / "m.tflite"
+    path.write_bytes(_models()["ds_cnn"])
+    (call,) = _calls(path)
+    assert call.args[1:3] == ["NULL", "NULL"]
+    weights = next(t for t in compile_model(path, Options("m")).graph.tensors
+                   if t.data is not None and t.shape == (5, 10, 4, 1)).data.reshape(5, 40)
+    expected = np.zeros((6, 48), np.int8)
+    expected[:5, :40] = weights
+    pairs = call.args[4].values.reshape(3, 3, 2, 16)
+    assert (pairs.transpose(0, 2, 1, 3).reshape(6, 48) == expected).all()
+    rows = call.args[5].values.reshape(6, 4)
+    assert (rows[5] == 0).all() and (rows[:5, 1] == rows[0, 1]).all() and rows[0, 1] > 0
+    assert (rows[:5, 2] >= 0).all() and (rows[:5, 3] <= 0).all() and (rows[:5, 2] * rows[:5, 3] == 0).all()
 
 
 def test_matches_tflm_under_sanitizers(tmp_path):

@@ -11,7 +11,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from tinyaot.ops import conv_dsp, depthwise_dsp, depthwise_mve, float32, overlap, s16
+from tinyaot.ops import conv_dsp, conv_mve, depthwise_dsp, depthwise_mve, float32, overlap, s16
 from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, ScratchRef, TensorRef, optional_ref
 from tinyaot.quant import fold_input_offset, per_channel_multipliers, wrap_int32
 
@@ -207,14 +207,21 @@ def _conv_1x1_call(ctx, inp, weights, bias, out):
     # fewer pixels would widen one pixel's input several times (mobilenet's last layer: 11.9
     # instructions per multiply-accumulate on the M4 where the portable kernel takes 5.5).
     # On Helium (MVE) cores, VMLADAVA the same way on the four pixels' inputs as bytes.
+    # On Helium (MVE) cores, VMLADAVA the same way on the four pixels' inputs as bytes, on
+    # conv_mve's tables (the requantization rows hold the multipliers and shifts).
     if ctx.dsp and geometry["output_h"] * geometry["output_w"] >= 4:
         level = "MVE" if ctx.arch == "mve" else "DSP"
         params.fields["dsp_sized"] = f"TINYAOT_CONV2D_1X1_{level}({depth})"
-        return [KernelCall(f"tinyaot_conv2d_1x1_s8_{level.lower()}", [
-            params, multipliers, shifts, TensorRef(inp.index), TensorRef(weights.index),
-            ParamArray("int32_t", folded_bias), TensorRef(out.index),
-        ], overlaps=overlap.pointwise_quads(inp, out, geometry["stride_h"], geometry["stride_w"]),
-            instances=[f"TINYAOT_CONV2D_1X1_{level}_DEPTH({depth})"])]
+        args = [params, multipliers, shifts, TensorRef(inp.index), TensorRef(weights.index),
+                ParamArray("int32_t", folded_bias), TensorRef(out.index)]
+        if level == "MVE":
+            args[1:3] = ["NULL", "NULL"]
+            args[4:6] = [ParamArray("int8_t", conv_mve.filter_pairs(weights.data), True),
+                         ParamArray("int32_t", conv_mve.requant_rows(folded_bias, multipliers.values,
+                                                                     shifts.values, out.shape[3]))]
+        return [KernelCall(f"tinyaot_conv2d_1x1_s8_{level.lower()}", args,
+                           overlaps=overlap.pointwise_quads(inp, out, geometry["stride_h"], geometry["stride_w"]),
+                           instances=[f"TINYAOT_CONV2D_1X1_{level}_DEPTH({depth})"])]
     # Adjacent pixels' inputs lie input_ch apart at stride 1: a loop for that distance
     # (tinyaot_conv2d_1x1_s8.h) where the depth is worth its code (flash), optimising for speed.
     adjacent = geometry["stride_h"] == geometry["stride_w"] == 1 and depth >= 32 and ctx.optimize == "speed"
@@ -226,16 +233,22 @@ def _conv_1x1_call(ctx, inp, weights, bias, out):
         instances=[f"TINYAOT_CONV2D_1X1_PAIR_STEP({depth})"] if adjacent else [])]
 
 
-def _conv_mve_call(ctx, inp, weights, bias, out, model_layout=True):
+def _conv_mve_call(ctx, inp, weights, bias, out):
     """On Helium (MVE) cores every CONV_2D without groups but 1x1, one input channel too
     (DS-CNN's first layer): tinyaot_conv2d_s8_mve, four pixels' windows gathered into a
-    scratch (4 x filter_h x filter_w x input_ch bytes); the filter [output_ch][h][w][input_ch]
-    is the model's tensor, or (not model_layout) a table of weights.data."""
+    scratch (conv_mve.conv_scratch); the filter [output_ch][h][w][input_ch] and the
+    requantization as conv_mve's tables."""
     out_ch, filter_h, filter_w, in_ch = weights.shape
-    filter_arg = TensorRef(weights.index) if model_layout else ParamArray("int8_t", weights.data.reshape(-1), True)
-    return _conv_call(ctx, "tinyaot_conv2d_s8_mve", "struct tinyaot_conv2d_params", inp, weights, bias, out, {
+    quant, multipliers, shifts = _quant_fields(ctx, inp, weights, out)
+    folded = fold_input_offset(None if bias is None else bias.data, weights.data, quant["input_offset"],
+                               channel_axis=0)
+    (call,) = _conv_call(ctx, "tinyaot_conv2d_s8_mve", "struct tinyaot_conv2d_params", inp, weights, bias, out, {
         "filter_ch": in_ch, "groups": 1, "filters_per_group": out_ch, "output_ch": out_ch, "pair4": "NULL",
-    }, fold_axis=0, filter_table=filter_arg, scratch=[4 * filter_h * filter_w * in_ch])
+    }, bias_table=ParamArray("int32_t", conv_mve.requant_rows(folded, multipliers.values, shifts.values, out_ch)),
+        filter_table=ParamArray("int8_t", conv_mve.filter_pairs(weights.data), True),
+        scratch=[conv_mve.conv_scratch(filter_h * filter_w * in_ch, in_ch)])
+    call.args[1:3] = ["NULL", "NULL"]  # in the requantization rows
+    return [call]
 
 
 def _depthwise_one_channel_mve_call(ctx, inp, weights, bias, out):
@@ -244,7 +257,7 @@ def _depthwise_one_channel_mve_call(ctx, inp, weights, bias, out):
     (per-channel scales move from axis 3 to 0), on tinyaot_conv2d_s8_mve."""
     data = np.ascontiguousarray(np.transpose(weights.data, (3, 1, 2, 0)))
     as_conv = replace(weights, shape=data.shape, data=data, quant=replace(weights.quant, axis=0))
-    return _conv_mve_call(ctx, inp, as_conv, bias, out, model_layout=False)
+    return _conv_mve_call(ctx, inp, as_conv, bias, out)
 
 
 def _blocks_of_4(weights, groups=1):

@@ -43,6 +43,18 @@ static inline int32_t tinyaot_vmladava_s8(int32_t acc, tinyaot_s8x16 x, tinyaot_
     return vmladavaq_s8(acc, x, y);
 }
 
+/* The dot product of x and y's 16 lanes (VMLADAV.S8). */
+static inline int32_t tinyaot_vmladav_s8(tinyaot_s8x16 x, tinyaot_s8x16 y)
+{
+    return vmladavq_s8(x, y);
+}
+
+/* 16 bytes to p (VSTRB.8). */
+static inline void tinyaot_vst_s8(int8_t *p, tinyaot_s8x16 v)
+{
+    vstrbq_s8(p, v);
+}
+
 /* The active lanes of v to p, no other byte touched (VSTRB.8 predicated). */
 static inline void tinyaot_vst_s8_p(int8_t *p, tinyaot_s8x16 v, tinyaot_pred lanes)
 {
@@ -102,6 +114,12 @@ static inline tinyaot_s32x4 tinyaot_vrshl_s32(tinyaot_s32x4 x, int32_t s)
 static inline tinyaot_s32x4 tinyaot_vdup_s32(int32_t v)
 {
     return vdupq_n_s32(v);
+}
+
+/* The vector {a0, a1, a2, a3} (VDUP and three VMOV to a lane: no trip through memory). */
+static inline tinyaot_s32x4 tinyaot_vcreate_s32(int32_t a0, int32_t a1, int32_t a2, int32_t a3)
+{
+    return vsetq_lane_s32(a3, vsetq_lane_s32(a2, vsetq_lane_s32(a1, vdupq_n_s32(a0), 1), 2), 3);
 }
 
 /* x + v (VADD.I32 by a scalar). */
@@ -242,12 +260,22 @@ static inline int32_t tinyaot_vmladava_s8(int32_t acc, tinyaot_s8x16 x, tinyaot_
     return (int32_t)sum;
 }
 
+static inline int32_t tinyaot_vmladav_s8(tinyaot_s8x16 x, tinyaot_s8x16 y)
+{
+    return tinyaot_vmladava_s8(0, x, y);
+}
+
 static inline void tinyaot_vst_s8_p(int8_t *p, tinyaot_s8x16 v, tinyaot_pred lanes)
 {
     uint32_t i;
     for (i = 0; i < lanes; i++) {
         p[i] = v.lane[i];
     }
+}
+
+static inline void tinyaot_vst_s8(int8_t *p, tinyaot_s8x16 v)
+{
+    tinyaot_vst_s8_p(p, v, 16u);
 }
 
 typedef struct {
@@ -338,6 +366,13 @@ static inline tinyaot_s32x4 tinyaot_vdup_s32(int32_t v)
 {
     tinyaot_s32x4 x;
     x.lane[0] = x.lane[1] = x.lane[2] = x.lane[3] = v;
+    return x;
+}
+
+static inline tinyaot_s32x4 tinyaot_vcreate_s32(int32_t a0, int32_t a1, int32_t a2, int32_t a3)
+{
+    tinyaot_s32x4 x;
+    x.lane[0] = a0, x.lane[1] = a1, x.lane[2] = a2, x.lane[3] = a3;
     return x;
 }
 
@@ -514,16 +549,74 @@ static inline tinyaot_s8x16 tinyaot_vdup_s8(int8_t v)
 #endif
 
 /*
- * x * multiplier * 2^shift in each lane, as TFLite's MultiplyByQuantizedMultiplier rounds it
- * (double rounding): VQRDMULH after the left shift, then RoundingDivideByPOT as CMSIS-NN's
+ * Four pixels' sums with two filters over chunks >= 1 chunks of 16 bytes: s[k] += pixel k's
+ * chunk . filter 0's and s[4 + k] += pixel k's . filter 1's, x laid out [chunk][pixel][16], w
+ * [chunk][filter][16]; returns w past its chunks (the next pair's). With GCC on the core in
+ * assembly: VMLADAVA accumulates into an even register, and the eight sums take all of r0-r12
+ * and lr (GCC's loops of the intrinsics move them around, its LE loop keeps lr): 6 loads and 8
+ * VMLADAVAs a chunk, a SUBS/BNE loop. Elsewhere (the host's C models, other compilers) the
+ * same loop of the intrinsics.
+ */
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1) && defined(__GNUC__) && !defined(__clang__)
+static inline const int8_t *tinyaot_vmladava_4x2_s8(const int8_t *x, const int8_t *w, int32_t chunks, int32_t s[8])
+{
+    int32_t a0 = s[0], a1 = s[1], a2 = s[2], a3 = s[3], b0 = s[4], b1 = s[5], b2 = s[6], b3 = s[7];
+    __asm__("1:\n\t"
+            "vldrb.8 q0, [%[w]], #16\n\t"
+            "vldrb.8 q1, [%[w]], #16\n\t"
+            "vldrb.8 q2, [%[x]], #16\n\t"
+            "vmladava.s8 %[a0], q2, q0\n\t"
+            "vmladava.s8 %[b0], q2, q1\n\t"
+            "vldrb.8 q2, [%[x]], #16\n\t"
+            "vmladava.s8 %[a1], q2, q0\n\t"
+            "vmladava.s8 %[b1], q2, q1\n\t"
+            "vldrb.8 q2, [%[x]], #16\n\t"
+            "vmladava.s8 %[a2], q2, q0\n\t"
+            "vmladava.s8 %[b2], q2, q1\n\t"
+            "vldrb.8 q2, [%[x]], #16\n\t"
+            "vmladava.s8 %[a3], q2, q0\n\t"
+            "vmladava.s8 %[b3], q2, q1\n\t"
+            "subs %[n], #1\n\t"
+            "bne 1b"
+            : [a0] "+Te"(a0), [a1] "+Te"(a1), [a2] "+Te"(a2), [a3] "+Te"(a3), [b0] "+Te"(b0), [b1] "+Te"(b1),
+              [b2] "+Te"(b2), [b3] "+Te"(b3), [x] "+r"(x), [w] "+r"(w), [n] "+r"(chunks)
+            :
+            : "q0", "q1", "q2", "memory", "cc");
+    s[0] = a0, s[1] = a1, s[2] = a2, s[3] = a3, s[4] = b0, s[5] = b1, s[6] = b2, s[7] = b3;
+    return w;
+}
+#else
+static inline const int8_t *tinyaot_vmladava_4x2_s8(const int8_t *x, const int8_t *w, int32_t chunks, int32_t s[8])
+{
+    int32_t k;
+    for (; chunks > 0; chunks--, x += 64, w += 32) {
+        for (k = 0; k < 4; k++) {
+            s[k] = tinyaot_vmladava_s8(s[k], tinyaot_vld_s8(x + 16 * k), tinyaot_vld_s8(w));
+            s[4 + k] = tinyaot_vmladava_s8(s[4 + k], tinyaot_vld_s8(x + 16 * k), tinyaot_vld_s8(w + 16));
+        }
+    }
+    return w;
+}
+#endif
+
+/*
+ * x * multiplier * 2^(left + right) in each lane (left >= 0, right <= 0: the shift split, as
+ * a table built ahead holds it), as TFLite's MultiplyByQuantizedMultiplier rounds it (double
+ * rounding): VQRDMULH after the left shift, then RoundingDivideByPOT as CMSIS-NN's
  * arm_divide_by_power_of_two_mve (a negative value's rounding fixed up, then VRSHL).
  */
-static inline tinyaot_s32x4 tinyaot_vrequantize_s32(tinyaot_s32x4 x, int32_t multiplier, int32_t shift)
+static inline tinyaot_s32x4 tinyaot_vrequantize_s32(tinyaot_s32x4 x, int32_t multiplier, int32_t left, int32_t right)
 {
-    const int32_t left = shift > 0 ? shift : 0, right = shift > 0 ? 0 : -shift;
     const tinyaot_s32x4 high = tinyaot_vqrdmulh_s32(tinyaot_vshl_s32(x, left), multiplier);
-    const tinyaot_s32x4 fixup = tinyaot_vsign_s32(tinyaot_vand_s32(high, tinyaot_vdup_s32(-right)));
-    return tinyaot_vrshl_s32(tinyaot_vqadd_s32(high, fixup), -right);
+    const tinyaot_s32x4 fixup = tinyaot_vsign_s32(tinyaot_vand_s32(high, tinyaot_vdup_s32(right)));
+    return tinyaot_vrshl_s32(tinyaot_vqadd_s32(high, fixup), right);
+}
+
+/* The same with left 0 and right < 0 (the common case): the fix-up on every lane, no left shift. */
+static inline tinyaot_s32x4 tinyaot_vrequantize_right_s32(tinyaot_s32x4 x, int32_t multiplier, int32_t right)
+{
+    const tinyaot_s32x4 high = tinyaot_vqrdmulh_s32(x, multiplier);
+    return tinyaot_vrshl_s32(tinyaot_vqadd_s32(high, tinyaot_vsign_s32(high)), right);
 }
 
 #endif /* TINYAOT_MVE_H */
