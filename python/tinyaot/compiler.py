@@ -117,7 +117,8 @@ class _Planned(NamedTuple):
 def _smaller_pointwise_plan(graph, views, options, fusions):
     """_lower_and_plan; with CMSIS-NN on a core without DSP, also with the 1x1 convolutions on
     arm_convolve_s8, whose output may overlap its input, kept where the arena comes out smaller
-    (it costs a few percent more instructions: the wrapper's 1x1 kernels stay otherwise). On DSP
+    (it costs a few percent more instructions: the wrapper's 1x1 kernels stay otherwise; a 1x1
+    convolution the portable kernel takes there, backends/cmsis_nn.py PORTABLE_ON_SCALAR, needs neither). On DSP
     cores it costs 9% (DS-CNN and MobileNetV1 on the M4, more than TFLM with CMSIS-NN): there the
     1x1 kernels stay, with a note of the arena --cmsis-nn-1x1 im2col would give."""
     planned = _lower_and_plan(graph, views, options, fusions)
@@ -304,7 +305,8 @@ def _backend_calls(ctx, lowering, options):
     """(calls, (backend, reason)) of a validated operator on options.kernels."""
     calls = lowering(ctx)
     if options.kernels == "cmsis-nn":
-        cmsis_calls, reason = cmsis_nn.lower(ctx, calls, options.cpu, options.cmsis_nn_1x1 == "im2col")
+        cmsis_calls, reason = cmsis_nn.lower(ctx, calls, options.cpu, options.cmsis_nn_1x1 == "im2col",
+                                              options.cmsis_nn_1x1 == "auto")
         return cmsis_calls, ("portable" if reason else "cmsis-nn", reason)
     return calls, ("portable", None)
 
