@@ -50,8 +50,31 @@ MIN_BAND_MACS = 49152
 # ...unless that takes more than a quarter of the output it replaces: most of the RAM saving is kept.
 MAX_BAND_SHARE = 4
 
+class _OneProducer:
+    """What the fusions of one convolution (producer, its output tensor) into the step of the
+    operator reading it (consumer) share."""
+
+    @property
+    def producers(self):
+        return (self.producer,)
+
+    def _never_stored(self, graph):
+        t = graph.tensors[self.tensor]
+        return (f"operator {self.producer} ({graph.operators[self.producer].type}) runs inside operator "
+                f"{self.consumer} ({graph.operators[self.consumer].type}) in bands of {self.rows} output row"
+                f"{'s' if self.rows > 1 else ''}: tensor '{t.name}' ({t.nbytes} bytes) is never stored")
+
+    def planned(self, graph, ops):
+        """The planner's view: the convolution's step reads and writes nothing, the consumer's
+        reads the convolution's inputs and its own but the tensor."""
+        conv, b = graph.operators[self.producer], graph.operators[self.consumer]
+        ops[self.producer] = Operator(conv.index, conv.type, [], [], conv.options, conv.version)
+        ops[self.consumer] = Operator(b.index, b.type, [*conv.inputs, *(t for t in b.inputs if t != self.tensor)],
+                                      b.outputs, b.options, b.version)
+
+
 @dataclass(frozen=True)
-class Fusion:
+class Fusion(_OneProducer):
     producer: int  # operator index of the convolution
     consumer: int  # operator index of the FULLY_CONNECTED
     tensor: int  # the convolution's output, never stored
@@ -59,30 +82,15 @@ class Fusion:
     band_bytes: int  # the band scratch
     accumulator_bytes: int  # N int32 sums
 
-    @property
-    def producers(self):
-        return (self.producer,)
-
     def describe(self, graph):
-        t = graph.tensors[self.tensor]
-        return (f"operator {self.producer} ({graph.operators[self.producer].type}) runs inside operator "
-                f"{self.consumer} (FULLY_CONNECTED) in bands of {self.rows} output row"
-                f"{'s' if self.rows > 1 else ''}: tensor '{t.name}' ({t.nbytes} bytes) is never stored; "
-                f"scratch {self.band_bytes} + {self.accumulator_bytes} bytes (band, int32 sums)")
+        return (f"{self._never_stored(graph)}; scratch {self.band_bytes} + {self.accumulator_bytes} bytes "
+                "(band, int32 sums)")
 
     def summary(self, graph):
         """The JSON's entry."""
         return {"kind": "fully_connected", "producer": self.producer, "consumer": self.consumer,
                 "tensor": graph.tensors[self.tensor].name, "tensor_bytes": graph.tensors[self.tensor].nbytes,
                 "band_rows": self.rows, "band_bytes": self.band_bytes, "accumulator_bytes": self.accumulator_bytes}
-
-    def planned(self, graph, ops):
-        """The planner's view: the convolution's step reads and writes nothing, the FULLY_CONNECTED's
-        reads the convolution's inputs and its own but X."""
-        conv, fc = graph.operators[self.producer], graph.operators[self.consumer]
-        ops[self.producer] = Operator(conv.index, conv.type, [], [], conv.options, conv.version)
-        ops[self.consumer] = Operator(fc.index, fc.type, [*conv.inputs, *(t for t in fc.inputs if t != self.tensor)],
-                                      fc.outputs, fc.options, fc.version)
 
 
 @dataclass(frozen=True)
@@ -130,36 +138,20 @@ class ResidualFusion:
 
 
 @dataclass(frozen=True)
-class ChainFusion:
+class ChainFusion(_OneProducer):
     producer: int  # operator index of CONV_a (X -> T), X a model input
     consumer: int  # operator index of B (T -> U): a convolution or pooling
     tensor: int  # T, never stored
     rows: int  # U rows per band
     window_bytes: int  # the T window: (rows - 1) * stride_b + filter_b rows of T
 
-    @property
-    def producers(self):
-        return (self.producer,)
-
     def describe(self, graph):
-        t = graph.tensors[self.tensor]
-        return (f"operator {self.producer} ({graph.operators[self.producer].type}) runs inside operator "
-                f"{self.consumer} ({graph.operators[self.consumer].type}) in bands of {self.rows} output row"
-                f"{'s' if self.rows > 1 else ''}: tensor '{t.name}' ({t.nbytes} bytes) is never stored; "
-                f"scratch {self.window_bytes} bytes (window)")
+        return f"{self._never_stored(graph)}; scratch {self.window_bytes} bytes (window)"
 
     def summary(self, graph):
         t = graph.tensors[self.tensor]
         return {"kind": "chain", "producer": self.producer, "consumer": self.consumer, "tensor": t.name,
                 "tensor_bytes": t.nbytes, "band_rows": self.rows, "window_bytes": self.window_bytes}
-
-    def planned(self, graph, ops):
-        """The planner's view: CONV_a's step reads and writes nothing, B's reads CONV_a's inputs and
-        its own but T."""
-        conv, b = graph.operators[self.producer], graph.operators[self.consumer]
-        ops[self.producer] = Operator(conv.index, conv.type, [], [], conv.options, conv.version)
-        ops[self.consumer] = Operator(b.index, b.type, [*conv.inputs, *(t for t in b.inputs if t != self.tensor)],
-                                      b.outputs, b.options, b.version)
 
 
 def find_fusions(graph, views, alignment):
