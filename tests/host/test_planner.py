@@ -259,10 +259,12 @@ def test_cmsis_nn_kernels_declare_overlaps_and_pointwise_on_im2col_where_cheap(o
     assert sum(bool(b.overlaps) for b in scalar.buffers) == 9  # 4 depthwise, 4 pointwise, the average pool
     assert scalar.arena_size == scalar.plan.overlap_bound == 9536
     assert kernels(scalar) == {"tinyaot_cmsis_convolve_s8"}
-    # auto: the portable 1x1 kernel, faster than CMSIS-NN's plain C, its output over its input too
+    # auto: the portable 1x1 kernel, faster than CMSIS-NN's plain C, its output over its input too (and
+    # the first convolution, of one input channel, on the portable kernel whatever the choice)
     auto = compile_model(own_model("ds_cnn_kws"), Options("m", kernels="cmsis-nn", cpu="cortex-m0"))
     assert sum(bool(b.overlaps) for b in auto.buffers) == 9 and auto.arena_size == 10048
-    assert [k for k, (backend, reason) in auto.backends.items() if backend == "portable"] == [2, 4, 6, 8]
+    assert [k for k, (backend, reason) in auto.backends.items() if backend == "portable"] == [0, 2, 4, 6, 8]
+    assert auto.backends[0][1].startswith("tinyaot_depthwise_mult_s8 (one input channel) is faster than CMSIS-NN")
     assert auto.backends[2][1].startswith("tinyaot_conv2d_1x1_s8 is faster than CMSIS-NN's plain C")
     wrapper = compile_model(own_model("ds_cnn_kws"), Options("m", kernels="cmsis-nn", cpu="cortex-m0",
                                                              cmsis_nn_1x1="wrapper"))
