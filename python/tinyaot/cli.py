@@ -121,9 +121,10 @@ def _add_codegen_args(p, name_required=True, several=False):
                    help="speed: the portable kernels' specialised paths (pixel pairs, loops instantiated for the "
                         "model's shapes; default); size: one pixel at a time, less flash, the same results")
     p.add_argument("--cmsis-nn-1x1", default="auto", choices=["auto", "wrapper", "im2col"],
-                   help="with --kernels cmsis-nn: 1x1 convolutions on arm_convolve_s8, whose output may overlap "
-                        "its input on cores without DSP, where the arena comes out smaller (auto, default), "
-                        "on CMSIS-NN's faster 1x1 kernels (wrapper), or on arm_convolve_s8 (im2col)")
+                   help="with --kernels cmsis-nn: 1x1 convolutions on tinyaot's portable 1x1 kernel on cores "
+                        "without DSP (faster than CMSIS-NN's plain C; its output may overlap its input) and on "
+                        "CMSIS-NN's 1x1 kernels on DSP cores (auto, default), on CMSIS-NN's 1x1 kernels (wrapper), "
+                        "or on arm_convolve_s8 (im2col)")
 
 
 def _options(args, name=None):

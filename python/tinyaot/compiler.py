@@ -11,12 +11,13 @@ from tinyaot.cores import CPU_ARCH
 from tinyaot.errors import InvalidTensorError, TinyAotError, UnsupportedError
 from tinyaot.frontend.tflite_reader import read_tflite
 from tinyaot.ops import LOWERINGS, VIEW_OPS
+from tinyaot.ops.band_chain import lower_band_chain
 from tinyaot.ops.band_fc import lower_band_fc
 from tinyaot.ops.band_residual import lower_band_residual
 from tinyaot.ops.base import LowerContext
 from tinyaot.ops.copy import lower_copy
 from tinyaot.ops.subgraphs import INTERNAL_OPS
-from tinyaot.passes.fusion import ResidualFusion, find_fusions, planning_graph
+from tinyaot.passes.fusion import MAX_BAND_SHARE, ChainFusion, ResidualFusion, find_fusions, planning_graph
 from tinyaot.passes.views import find_views
 from tinyaot.planner.greedy import align_up
 from tinyaot.planner.strategies import plan
@@ -71,6 +72,15 @@ def compile_model(path, options):
     # Not into or out of a subgraph's steps: a fused producer would not run where the other branch needs it.
     fusions = find_fusions(graph, views, options.alignment) if options.fusion and not graph.blocks else {}
     planned = _smaller_pointwise_plan(graph, views, options, fusions)
+    unchained = {k: f for k, f in fusions.items() if not isinstance(f, ChainFusion)}
+    if unchained != fusions:
+        # Chains only cost their bands' calls where they do not lower the peak: kept where the arena
+        # shrinks by a quarter of what they leave unstored (ds_cnn_kws's first convolution would save
+        # 128 of 10048 bytes).
+        without = _smaller_pointwise_plan(graph, views, options, unchained)
+        unstored = sum(graph.tensors[f.tensor].nbytes for f in fusions.values() if isinstance(f, ChainFusion))
+        if without.outcome.arena_size - planned.outcome.arena_size < unstored // MAX_BAND_SHARE:
+            planned, fusions = without, unchained
     unfused = _smaller_pointwise_plan(graph, views, options, {}) if fusions else planned
     declined = None
     if unfused.outcome.arena_size <= planned.outcome.arena_size:
@@ -108,7 +118,8 @@ class _Planned(NamedTuple):
 def _smaller_pointwise_plan(graph, views, options, fusions):
     """_lower_and_plan; with CMSIS-NN on a core without DSP, also with the 1x1 convolutions on
     arm_convolve_s8, whose output may overlap its input, kept where the arena comes out smaller
-    (it costs a few percent more instructions: the wrapper's 1x1 kernels stay otherwise). On DSP
+    (it costs a few percent more instructions: the wrapper's 1x1 kernels stay otherwise; a 1x1
+    convolution the portable kernel takes there, backends/cmsis_nn.py PORTABLE_ON_SCALAR, needs neither). On DSP
     cores it costs 9% (DS-CNN and MobileNetV1 on the M4, more than TFLM with CMSIS-NN): there the
     1x1 kernels stay, with a note of the arena --cmsis-nn-1x1 im2col would give."""
     planned = _lower_and_plan(graph, views, options, fusions)
@@ -242,6 +253,8 @@ def lower_operator(graph, views, op, options, fusions):
                                          f"({graph.operators[into.consumer].type})")
         if isinstance(fusions.get(op.index), ResidualFusion):
             return _residual_calls(graph, fusions[op.index], ctx, calls, options)
+        if isinstance(fusions.get(op.index), ChainFusion):
+            return _chain_calls(graph, fusions[op.index], ctx, calls, options)
         if op.index in fusions:
             f = fusions[op.index]
             producer = graph.operators[f.producer]
@@ -274,11 +287,27 @@ def _residual_calls(graph, f, ctx, calls, options):
         f"output row{'s' if f.rows > 1 else ''}" + (f" (on portable kernels: {why})" if why else ""))
 
 
+def _chain_calls(graph, f, ctx, calls, options):
+    """(calls, backend) of a fused chain's step (passes/fusion.py ChainFusion)."""
+    producer = graph.operators[f.producer]
+    conv_calls, conv_backend = _backend_calls(
+        LowerContext(graph, producer, optimize=options.optimize, arch=CPU_ARCH[options.cpu]),
+        LOWERINGS[producer.type], options)
+    b_calls, b_backend = _backend_calls(ctx, lambda _: calls, options)
+    why = "; ".join(f"operator {k}: {reason}" for k, (_, reason) in ((f.producer, conv_backend),
+                                                                     (f.consumer, b_backend)) if reason)
+    return lower_band_chain(graph, f, conv_calls, b_calls), (
+        "portable" if conv_backend[0] == b_backend[0] == "portable" else options.kernels,
+        f"fused: computes operator {f.producer} ({producer.type}) in bands of {f.rows} "
+        f"output row{'s' if f.rows > 1 else ''}" + (f" (on portable kernels: {why})" if why else ""))
+
+
 def _backend_calls(ctx, lowering, options):
     """(calls, (backend, reason)) of a validated operator on options.kernels."""
     calls = lowering(ctx)
     if options.kernels == "cmsis-nn":
-        cmsis_calls, reason = cmsis_nn.lower(ctx, calls, options.cpu, options.cmsis_nn_1x1 == "im2col")
+        cmsis_calls, reason = cmsis_nn.lower(ctx, calls, options.cpu, options.cmsis_nn_1x1 == "im2col",
+                                              options.cmsis_nn_1x1 == "auto")
         return cmsis_calls, ("portable" if reason else "cmsis-nn", reason)
     return calls, ("portable", None)
 

@@ -21,7 +21,7 @@ from tinyaot.testing.models_lstm import lstm
 from tinyaot.testing.variants import variant_of
 
 
-def _run_single_op(tmp_path, build):
+def _run_single_op(tmp_path, build, cmsis_nn_1x1="auto"):
     """Builds a one-operator model with build(mb, rng, x, q), checks it against TFLM with
     --kernels cmsis-nn and returns its operators' (type, backend, reason)."""
     rng = np.random.default_rng(7)
@@ -30,7 +30,7 @@ def _run_single_op(tmp_path, build):
     mb.output(y)
     path = tmp_path / "m.tflite"
     path.write_bytes(mb.build())
-    check_against_tflm(path, "m", tmp_path / "out", calls=3, kernels="cmsis-nn")
+    check_against_tflm(path, "m", tmp_path / "out", calls=3, kernels="cmsis-nn", cmsis_nn_1x1=cmsis_nn_1x1)
     report = json.loads((tmp_path / "out" / "m.json").read_text())
     return [(op["type"], op["backend"], op["backend_reason"]) for op in report["operators"]]
 
@@ -69,7 +69,9 @@ def test_conv(case, tmp_path, cmsis_nn):
         return conv(mb, rng, mb.input("x", "int8", in_shape, scale=q[0], zero_point=q[1]), q, out_shape, hw,
                     out_zp=3, **opts)
 
-    assert _run_single_op(tmp_path, build) == [("CONV_2D", "cmsis-nn", None)]
+    # CMSIS-NN's 1x1 kernels: on the M3 --cmsis-nn-1x1 auto keeps the portable one (test_planner.py)
+    wrapper = "wrapper" if kernel.startswith("arm_convolve_1x1") else "auto"
+    assert _run_single_op(tmp_path, build, wrapper) == [("CONV_2D", "cmsis-nn", None)]
     assert _called_kernel(tmp_path) == kernel
 
 

@@ -236,9 +236,9 @@ def test_cli_writes_the_plan_picture(own_model, tmp_path):
 
 
 def test_cmsis_nn_kernels_declare_overlaps_and_pointwise_on_im2col_where_cheap(own_model):
-    """Cortex-M0 runs CMSIS-NN's plain C: the DS-CNN's pointwise convolutions go on
-    arm_convolve_s8, whose output may overlap its input (arm_convolve_1x1_s8_fast's may not), and
-    the arena shrinks. Cortex-M4 runs its DSP paths, which declare the same overlaps, but there
+    """Cortex-M0 runs CMSIS-NN's plain C: the DS-CNN's pointwise convolutions keep the portable
+    kernel, or with --cmsis-nn-1x1 im2col go on arm_convolve_s8; both outputs may overlap their
+    inputs (arm_convolve_1x1_s8_fast's may not), and the arena shrinks. Cortex-M4 runs its DSP paths, which declare the same overlaps, but there
     arm_convolve_s8 costs 9% more than the 1x1 kernel: that stays, and a note gives the arena
     --cmsis-nn-1x1 im2col would."""
     def kernels(model):
@@ -254,12 +254,18 @@ def test_cmsis_nn_kernels_declare_overlaps_and_pointwise_on_im2col_where_cheap(o
     dsp_im2col = compile_model(own_model("ds_cnn_kws"), Options("m", kernels="cmsis-nn", cpu="cortex-m4",
                                                                 cmsis_nn_1x1="im2col"))
     assert sum(bool(b.overlaps) for b in dsp_im2col.buffers) == 9 and dsp_im2col.arena_size == 9536
-    scalar = compile_model(own_model("ds_cnn_kws"), Options("m", kernels="cmsis-nn", cpu="cortex-m0"))
+    scalar = compile_model(own_model("ds_cnn_kws"), Options("m", kernels="cmsis-nn", cpu="cortex-m0",
+                                                            cmsis_nn_1x1="im2col"))
     assert sum(bool(b.overlaps) for b in scalar.buffers) == 9  # 4 depthwise, 4 pointwise, the average pool
     assert scalar.arena_size == scalar.plan.overlap_bound == 9536
     assert kernels(scalar) == {"tinyaot_cmsis_convolve_s8"}
-    assert ("1x1 convolutions on arm_convolve_s8 (im2col), whose output may overlap its input, instead of "
-            "arm_convolve_1x1_s8[_fast]: arena 9536 bytes instead of 16000") in scalar.notes
+    # auto: the portable 1x1 kernel, faster than CMSIS-NN's plain C, its output over its input too (and
+    # the first convolution, of one input channel, on the portable kernel whatever the choice)
+    auto = compile_model(own_model("ds_cnn_kws"), Options("m", kernels="cmsis-nn", cpu="cortex-m0"))
+    assert sum(bool(b.overlaps) for b in auto.buffers) == 9 and auto.arena_size == 10048
+    assert [k for k, (backend, reason) in auto.backends.items() if backend == "portable"] == [0, 2, 4, 6, 8]
+    assert auto.backends[0][1].startswith("tinyaot_depthwise_mult_s8 (one input channel) is faster than CMSIS-NN")
+    assert auto.backends[2][1].startswith("tinyaot_conv2d_1x1_s8 is faster than CMSIS-NN's plain C")
     wrapper = compile_model(own_model("ds_cnn_kws"), Options("m", kernels="cmsis-nn", cpu="cortex-m0",
                                                              cmsis_nn_1x1="wrapper"))
     assert wrapper.arena_size == 16000 and "arm_convolve_1x1_s8_fast" in kernels(wrapper)

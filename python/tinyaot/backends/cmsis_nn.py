@@ -38,16 +38,34 @@ PORTABLE_ON_DSP = {
                           "(12 classes: 5 711 instructions against 6 388; 2 classes: 1 231 against 1 183)",
 }
 
+# On cores without the DSP extension (CMSIS-NN's plain C), CONV_2D's portable kernels faster than
+# CMSIS-NN's (`tinyaot profile`: ds_cnn_kws and cnn_kws_small on qemu_cortex_m3, conv_1x1_depths and
+# a 10x4 convolution of one input channel on qemu_cortex_m0); the 1x1 one with --cmsis-nn-1x1 auto.
+PORTABLE_ON_SCALAR = {
+    "tinyaot_conv2d_1x1_s8": "tinyaot_conv2d_1x1_s8 is faster than CMSIS-NN's plain C on a core without DSP "
+                             "(instructions a multiply-accumulate: ds_cnn_kws's 64 -> 64 on a Cortex-M3 2.44, "
+                             "arm_convolve_s8 3.29; conv_1x1_depths on a Cortex-M0 7.25, arm_convolve_s8 9.15) "
+                             "and its output may overlap its input",
+    "tinyaot_depthwise_mult_s8": "tinyaot_depthwise_mult_s8 (one input channel) is faster than CMSIS-NN's plain C "
+                                 "on a core without DSP (instructions a multiply-accumulate, 10x4 filters: "
+                                 "cnn_kws_small's 28 on a Cortex-M3 4.03, arm_convolve_s8 5.25; on a Cortex-M0 "
+                                 "7.77 against 10.51)",
+}
 
-def lower(ctx, portable_calls, cpu, pointwise_im2col=False):
+
+def lower(ctx, portable_calls, cpu, pointwise_im2col=False, pointwise_auto=False):
     """(calls, reason): CMSIS-NN calls and None, or the portable calls and why they stay.
-    pointwise_im2col: 1x1 convolutions on arm_convolve_s8 too (see conv_kernel)."""
+    pointwise_im2col: 1x1 convolutions on arm_convolve_s8 too (see conv_kernel); pointwise_auto:
+    --cmsis-nn-1x1 auto, which keeps the portable 1x1 kernel on cores without DSP (PORTABLE_ON_SCALAR)."""
     handler = _HANDLERS.get(ctx.op.type)
     if handler is None:
         return portable_calls, "no CMSIS-NN lowering for this operator"
     if ctx.input(0).dtype == "int16" and ctx.op.type in cmsis_nn_s16.OPERATORS:
         return cmsis_nn_s16.lower(ctx, CPU_ARCH[cpu], portable_calls)
     kept = {**FASTER_PORTABLE, **PORTABLE_ON_DSP} if CPU_ARCH[cpu] == "dsp" else FASTER_PORTABLE
+    if CPU_ARCH[cpu] == "scalar" and ctx.op.type == "CONV_2D":
+        kept = {**kept, **{k: why for k, why in PORTABLE_ON_SCALAR.items()
+                           if pointwise_auto or k != "tinyaot_conv2d_1x1_s8"}}
     reasons = [kept[c.kernel] for c in portable_calls if c.kernel in kept]
     if reasons and CPU_ARCH[cpu] == "mve":
         # On Helium arm_elementwise_add_s8's MVE path is the faster (13.8 instructions a value on

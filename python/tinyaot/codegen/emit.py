@@ -229,21 +229,23 @@ class _CodegenContext:
         names = ("a", "b", "s")[:len(loop.conv)]
         struct = {name: self._arg(op, f"{suffix}_conv_{name}", scratch_base, 0, params)[1:]
                   for name, (_, params, *_) in zip(names, loop.conv)}
-        struct["add"] = self._arg(op, f"{suffix}_add", scratch_base, 0, loop.add_params)[1:]
         calls = {name: self._call(op, f"{suffix}_conv_{name}", scratch_base, c)
                  for name, (c, *_) in zip(names, loop.conv)}
-        calls["add"] = self._call(op, f"{suffix}_add", scratch_base, loop.add)
+        if loop.add is not None:
+            struct["add"] = self._arg(op, f"{suffix}_add", scratch_base, 0, loop.add_params)[1:]
+            calls["add"] = self._call(op, f"{suffix}_add", scratch_base, loop.add)
         self.headers.add("tinyaot_band_residual.h")
         h, x_h, window = loop.height, loop.input_height, self._arg(op, suffix, scratch_base, 0,
                                                                    ScratchRef(0, loop.ctype))
+        t_h = loop.t_height or h
         geometry = {name: (params, filter_h, pad_h, stride) for name, (_, params, filter_h, pad_h, stride)
                     in zip(names, loop.conv)}
 
         def window_of(name, start, rows, first, indent):
             """tinyaot_band_window() cutting band_<name> to output rows start .. start + rows - 1."""
             params, filter_h, pad_h, stride = geometry[name]
-            inputs = h if name == "b" else x_h
-            lines = [f"{indent}band_{name}.output_h = tinyaot_band_window({start}, {rows}, {h}, {inputs}, {stride}, "
+            inputs, outputs = (t_h, h) if name == "b" else (x_h, t_h) if name == "a" else (x_h, h)
+            lines = [f"{indent}band_{name}.output_h = tinyaot_band_window({start}, {rows}, {outputs}, {inputs}, {stride}, "
                      f"1, {filter_h}, {pad_h}, &{first}, &input_rows, &pad_top);",
                      f"{indent}band_{name}.input_h = input_rows;"]
             return lines + ([f"{indent}band_{name}.pad_h = pad_top;"] if "pad_h" in params.fields else [])
@@ -254,8 +256,8 @@ class _CodegenContext:
         keep = [f"    tinyaot_band_keep_rows(window, {loop.t_row * _C_SIZES[loop.ctype]}, first, &window_first, "
                 "computed);"] if moves else []
         lines = [f"{geometry[name][0].ctype} band_{name} = {struct[name]};" for name in names]
-        lines += [f"{loop.add_params.ctype} band_add = {struct['add']};",
-                  "int32_t row, first, pad_top, input_rows, first_a, " + ("first_s, " if "s" in names else "")
+        lines += [f"{loop.add_params.ctype} band_add = {struct['add']};"] if loop.add is not None else []
+        lines += ["int32_t row, first, pad_top, input_rows, first_a, " + ("first_s, " if "s" in names else "")
                   + ("window_first = 0, " if moves else "") + "computed = 0;",
                   f"{loop.ctype} *const window = {window};",
                   f"for (row = 0; row < {h}; row += {loop.rows}) {{",
@@ -269,8 +271,9 @@ class _CodegenContext:
                   f"    {calls['b']}"]
         if "s" in names:
             lines += [*window_of("s", "row", loop.rows, "first_s", "    "), f"    {calls['s']}"]
-        lines += [f"    band_add.size = band_b.output_h * {loop.o_row};", f"    {calls['add']}", "}"]
-        return lines
+        if loop.add is not None:
+            lines += [f"    band_add.size = band_b.output_h * {loop.o_row};", f"    {calls['add']}"]
+        return lines + ["}"]
 
     def _arg(self, op, suffix, scratch_base, k, arg, kernel=None):
         """The C expression for argument k of a call to `kernel`: a pointer into the arena or a

@@ -11,7 +11,8 @@
  * tinyaot_band_window) appends the missing ones, CONV_b writes the band of U
  * (CONV_s the band of S) into scratch and the unchanged ADD kernel writes the
  * band of O. The generator fuses a block only if no band's O lands on X bytes a
- * later band still reads.
+ * later band still reads. A chain U = B(CONV_a(X)) (ChainFusion: B a convolution
+ * or pooling) runs the same loop without the ADD, B writing U's rows.
  */
 #ifndef TINYAOT_BAND_RESIDUAL_H
 #define TINYAOT_BAND_RESIDUAL_H

@@ -115,7 +115,9 @@ class ResidualLoop:
     at the start of the `window`), `first_a` and `first_s` (the first X rows CONV_a and
     CONV_s read) and `computed` (the T rows computed so far). `conv` holds (call, its
     parameters, filter_h, pad_h, stride_h) of CONV_a, CONV_b and CONV_s (if any).
-    Scratch 0 is the T window, 1 the band of U, 2 the band of S."""
+    Scratch 0 is the T window, 1 the band of U, 2 the band of S. A chain (passes/fusion.py
+    ChainFusion) has no ADD (`add` None): its CONV_b (a convolution or pooling) writes U's rows,
+    and T has `t_height` rows (U `height`)."""
     kernel: str  # what inspect, the JSON and the profile call it
     conv: tuple
     add: KernelCall
@@ -128,6 +130,7 @@ class ResidualLoop:
     o_row: int  # elements of one O row
     scratch: list
     overlaps: list = field(default_factory=list)
+    t_height: int | None = None  # rows of T where they differ from `height` (a chain)
 
 
 class LowerContext:

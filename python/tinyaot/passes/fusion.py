@@ -26,6 +26,14 @@ computed once), U's (and S's) band goes to a band scratch, and the ADD writes O'
 from X's start on, where a walk over the bands proves that no later band reads what a
 band's O overwrites. T, U (and S) leave the arena and O may start at X: the block needs
 X plus the scratch instead of X plus T plus U.
+
+Chain fusion (ChainFusion, ops/band_residual.py's loop without the ADD): U = B(T), T = CONV_a(X)
+with X a model input (the first convolution), B a convolution or pooling that alone reads T
+(int8 or float32), runs in B's step in bands of U's rows: the T rows a band of U needs are kept
+in a window scratch (each computed once) and B writes U's rows. The first convolution's output,
+often the model's largest tensor (cnn_kws_small's 7840 bytes, magic_wand_float32's 12288), is
+never stored. Tried only on a model input and kept only where the whole arena comes out smaller
+(compiler.py): a chain that does not lower the peak only costs the bands' calls.
 """
 
 from dataclasses import dataclass
@@ -42,8 +50,31 @@ MIN_BAND_MACS = 49152
 # ...unless that takes more than a quarter of the output it replaces: most of the RAM saving is kept.
 MAX_BAND_SHARE = 4
 
+class _OneProducer:
+    """What the fusions of one convolution (producer, its output tensor) into the step of the
+    operator reading it (consumer) share."""
+
+    @property
+    def producers(self):
+        return (self.producer,)
+
+    def _never_stored(self, graph):
+        t = graph.tensors[self.tensor]
+        return (f"operator {self.producer} ({graph.operators[self.producer].type}) runs inside operator "
+                f"{self.consumer} ({graph.operators[self.consumer].type}) in bands of {self.rows} output row"
+                f"{'s' if self.rows > 1 else ''}: tensor '{t.name}' ({t.nbytes} bytes) is never stored")
+
+    def planned(self, graph, ops):
+        """The planner's view: the convolution's step reads and writes nothing, the consumer's
+        reads the convolution's inputs and its own but the tensor."""
+        conv, b = graph.operators[self.producer], graph.operators[self.consumer]
+        ops[self.producer] = Operator(conv.index, conv.type, [], [], conv.options, conv.version)
+        ops[self.consumer] = Operator(b.index, b.type, [*conv.inputs, *(t for t in b.inputs if t != self.tensor)],
+                                      b.outputs, b.options, b.version)
+
+
 @dataclass(frozen=True)
-class Fusion:
+class Fusion(_OneProducer):
     producer: int  # operator index of the convolution
     consumer: int  # operator index of the FULLY_CONNECTED
     tensor: int  # the convolution's output, never stored
@@ -51,30 +82,15 @@ class Fusion:
     band_bytes: int  # the band scratch
     accumulator_bytes: int  # N int32 sums
 
-    @property
-    def producers(self):
-        return (self.producer,)
-
     def describe(self, graph):
-        t = graph.tensors[self.tensor]
-        return (f"operator {self.producer} ({graph.operators[self.producer].type}) runs inside operator "
-                f"{self.consumer} (FULLY_CONNECTED) in bands of {self.rows} output row"
-                f"{'s' if self.rows > 1 else ''}: tensor '{t.name}' ({t.nbytes} bytes) is never stored; "
-                f"scratch {self.band_bytes} + {self.accumulator_bytes} bytes (band, int32 sums)")
+        return (f"{self._never_stored(graph)}; scratch {self.band_bytes} + {self.accumulator_bytes} bytes "
+                "(band, int32 sums)")
 
     def summary(self, graph):
         """The JSON's entry."""
         return {"kind": "fully_connected", "producer": self.producer, "consumer": self.consumer,
                 "tensor": graph.tensors[self.tensor].name, "tensor_bytes": graph.tensors[self.tensor].nbytes,
                 "band_rows": self.rows, "band_bytes": self.band_bytes, "accumulator_bytes": self.accumulator_bytes}
-
-    def planned(self, graph, ops):
-        """The planner's view: the convolution's step reads and writes nothing, the FULLY_CONNECTED's
-        reads the convolution's inputs and its own but X."""
-        conv, fc = graph.operators[self.producer], graph.operators[self.consumer]
-        ops[self.producer] = Operator(conv.index, conv.type, [], [], conv.options, conv.version)
-        ops[self.consumer] = Operator(fc.index, fc.type, [*conv.inputs, *(t for t in fc.inputs if t != self.tensor)],
-                                      fc.outputs, fc.options, fc.version)
 
 
 @dataclass(frozen=True)
@@ -121,6 +137,23 @@ class ResidualFusion:
                                       add.version)
 
 
+@dataclass(frozen=True)
+class ChainFusion(_OneProducer):
+    producer: int  # operator index of CONV_a (X -> T), X a model input
+    consumer: int  # operator index of B (T -> U): a convolution or pooling
+    tensor: int  # T, never stored
+    rows: int  # U rows per band
+    window_bytes: int  # the T window: (rows - 1) * stride_b + filter_b rows of T
+
+    def describe(self, graph):
+        return f"{self._never_stored(graph)}; scratch {self.window_bytes} bytes (window)"
+
+    def summary(self, graph):
+        t = graph.tensors[self.tensor]
+        return {"kind": "chain", "producer": self.producer, "consumer": self.consumer, "tensor": t.name,
+                "tensor_bytes": t.nbytes, "band_rows": self.rows, "window_bytes": self.window_bytes}
+
+
 def find_fusions(graph, views, alignment):
     """{consumer operator index: Fusion} for every pair that can be fused and saves RAM."""
     readers = {}
@@ -139,6 +172,11 @@ def find_fusions(graph, views, alignment):
         if fusion is not None and not taken & {*fusion.producers, fusion.consumer}:
             fusions[fusion.consumer] = fusion
             taken |= {*fusion.producers, fusion.consumer}
+    for op in graph.operators:
+        fusion = _chain(graph, views, op, readers, alignment)
+        if fusion is not None and not taken & {fusion.producer, fusion.consumer}:
+            fusions[fusion.consumer] = fusion
+            taken |= {fusion.producer, fusion.consumer}
     return fusions
 
 
@@ -263,6 +301,66 @@ def _residual(graph, views, add, readers, alignment):
     if scratch < sum(align_up(graph.tensors[i].nbytes, alignment) for i in inner):
         return fusion
     return None
+
+
+CHAIN_CONSUMERS = ("CONV_2D", "DEPTHWISE_CONV_2D", "MAX_POOL_2D", "AVERAGE_POOL_2D")
+
+
+def _window_rows(graph, op):
+    """(filter_h, pad_h, stride_h) of a convolution or pooling over rows (batch 1, dilation 1,
+    rank 4, its output size the one its options give), else None."""
+    o = op.options
+    if op.type not in CHAIN_CONSUMERS or not op.inputs or len(op.outputs) != 1 or \
+            (o.get("dilation_h_factor", 1), o.get("dilation_w_factor", 1)) != (1, 1):
+        return None
+    inp, out = graph.tensors[op.inputs[0]], graph.tensors[op.outputs[0]]
+    if op.type.endswith("POOL_2D"):
+        filter_h = o.get("filter_height", 0)
+    elif len(op.inputs) >= 2 and len(graph.tensors[op.inputs[1]].shape) == 4:
+        filter_h = graph.tensors[op.inputs[1]].shape[1]
+    else:
+        return None
+    stride = o.get("stride_h", 1)
+    if len(inp.shape) != 4 or len(out.shape) != 4 or inp.shape[0] != 1 or out.shape[0] != 1 or \
+            min(filter_h, stride) < 1 or \
+            out_size(o.get("padding", PADDING_SAME), inp.shape[1], filter_h, stride, 1) != out.shape[1]:
+        return None  # malformed: left unfused (the lowerings report what is wrong)
+    return filter_h, padding_before(inp.shape[1], filter_h, stride, 1, out.shape[1]), stride
+
+
+def _chain(graph, views, op, readers, alignment):
+    """The ChainFusion whose CONV_a is `op`, or None (see the module doc)."""
+    if op.type not in PRODUCERS or not op.inputs or op.inputs[0] not in graph.inputs or len(op.outputs) != 1:
+        return None
+    t = op.outputs[0]
+    b = readers.get(t, [])
+    if len(b) != 1 or b[0].index <= op.index or b[0].inputs[0] != t or b[0].inputs.count(t) != 1:
+        return None
+    b = b[0]
+    a_rows, b_rows = _window_rows(graph, op), _window_rows(graph, b)
+    x, tt, u = graph.tensors[op.inputs[0]], graph.tensors[t], graph.tensors[b.outputs[0]]
+    if a_rows is None or b_rows is None or x.dtype not in ("int8", "float32") or \
+            any(i.dtype != x.dtype for i in (tt, u)):
+        return None
+    if t in graph.outputs or t in views.root or t in views.root.values() or tt.is_variable or \
+            b.outputs[0] in views.root:
+        return None  # stored anyway, or shared with a view
+    filter_b, _, stride_b = b_rows
+    if filter_b < stride_b:
+        return None  # T rows no band reads: the window's rows would not be contiguous
+    t_h, t_row = tt.shape[1], tt.nbytes // tt.shape[1]
+    a_taps = graph.tensors[op.inputs[1]].shape[1:]
+    a_row_macs = tt.shape[2] * tt.shape[3] * a_taps[0] * a_taps[1] * (a_taps[2] if op.type == "CONV_2D" else 1)
+    b_row_macs = u.shape[2] * u.shape[3] * filter_b * (
+        graph.tensors[b.inputs[1]].shape[2] * (tt.shape[3] if b.type == "CONV_2D" else 1) if b.type.endswith("CONV_2D")
+        else b.options.get("filter_width", 1))
+    by_work = -(-MIN_BAND_MACS // max(1, b_row_macs + stride_b * a_row_macs))
+    by_ram = (tt.nbytes // MAX_BAND_SHARE // t_row - filter_b) // stride_b + 1
+    rows = max(1, min(u.shape[1], by_work, by_ram))
+    window = min(t_h, (rows - 1) * stride_b + filter_b) * t_row
+    if align_up(window, alignment) >= align_up(tt.nbytes, alignment):
+        return None
+    return ChainFusion(op.index, b.index, t, rows, window)
 
 
 def planning_graph(graph, fusions):
