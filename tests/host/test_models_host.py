@@ -110,7 +110,7 @@ def test_16x8_layers_with_cmsis_nn_match_tflm(name, op_type, on_cmsis_nn, own_mo
 # each on its s16 kernel, bit-exact with TFLM, the average pool's scratch planned (DSP cores only).
 CMSIS_NN_S16_KERNELS = {"DEPTHWISE_CONV_2D": "tinyaot_cmsis_depthwise_conv_s16", "ADD": "tinyaot_cmsis_add_s16",
                         "MUL": "tinyaot_cmsis_mul_s16", "AVERAGE_POOL_2D": "tinyaot_cmsis_pool_s16",
-                        "MAX_POOL_2D": "tinyaot_cmsis_pool_s16"}
+                        "MAX_POOL_2D": "tinyaot_cmsis_pool_s16", "SOFTMAX": "tinyaot_cmsis_softmax_s16"}
 
 
 def test_16x8_kinds_on_cmsis_nn_s16_kernels_match_tflm(own_model, tmp_path, cmsis_nn):
@@ -118,7 +118,8 @@ def test_16x8_kinds_on_cmsis_nn_s16_kernels_match_tflm(own_model, tmp_path, cmsi
     report = json.loads((tmp_path / "m.json").read_text())
     kernels = sorted((op["type"], op["backend"], op["kernels"][0]) for op in report["operators"])
     assert kernels == sorted((t, "cmsis-nn", CMSIS_NN_S16_KERNELS[t]) for t in
-                             ["DEPTHWISE_CONV_2D", "DEPTHWISE_CONV_2D", "AVERAGE_POOL_2D", "MAX_POOL_2D", "ADD", "MUL"])
+                             ["DEPTHWISE_CONV_2D", "DEPTHWISE_CONV_2D", "AVERAGE_POOL_2D", "MAX_POOL_2D", "ADD", "MUL",
+                              "SOFTMAX", "SOFTMAX"])
 
 
 def test_16x8_add_with_zero_points_stays_portable_on_cmsis_nn(own_model, tmp_path, cmsis_nn):

@@ -4,7 +4,7 @@ arm_convolve_wrapper_s16 (v7's wrapper calls it for every shape),
 FULLY_CONNECTED on arm_fully_connected_s16 (per-tensor weights, an int64 bias
 or none: what TFLM's glue accepts; no scratch) and DEPTHWISE_CONV_2D on
 arm_depthwise_conv_s16 (TFLM's glue calls it directly, not the wrapper: no
-scratch, an int64 sum). ADD, MUL and pooling (arm_elementwise_add_s16, _mul_s16,
+scratch, an int64 sum), SOFTMAX on arm_softmax_s16 with TFLM's two tables. ADD, MUL and pooling (arm_elementwise_add_s16, _mul_s16,
 arm_avgpool_s16, arm_max_pool_s16) share the int8 lowerings of cmsis_nn.py;
 elementwise_unsupported() says where they cannot.
 
@@ -23,7 +23,7 @@ from tinyaot.backends.cmsis_nn_call import HEADER, call, conv_too_wide
 from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, TensorRef, optional_ref
 from tinyaot.quant import per_channel_multipliers
 
-OPERATORS = ("CONV_2D", "FULLY_CONNECTED", "DEPTHWISE_CONV_2D")
+OPERATORS = ("CONV_2D", "FULLY_CONNECTED", "DEPTHWISE_CONV_2D", "SOFTMAX")
 # The 16x8 operators cmsis_nn.py lowers as their int8 forms, on the _s16 kernels.
 SHARED_WITH_INT8 = ("ADD", "MUL", "AVERAGE_POOL_2D", "MAX_POOL_2D")
 ON_MVE = "16x8 on Helium: CMSIS-NN's MVE kernels are not checked against TFLM here"
@@ -35,6 +35,8 @@ def lower(ctx, arch, portable_calls):
         return portable_calls, ON_MVE
     if ctx.op.type == "FULLY_CONNECTED":
         return _lower_fully_connected(ctx, portable_calls)
+    if ctx.op.type == "SOFTMAX":
+        return _lower_softmax(ctx, portable_calls)
     if conv_too_wide(ctx):
         return portable_calls, conv_too_wide(ctx)
     if ctx.op.type == "DEPTHWISE_CONV_2D":
@@ -114,6 +116,52 @@ def _lower_depthwise(ctx, portable_calls):
         params, ParamArray("int32_t", multipliers), ParamArray("int32_t", shifts), TensorRef(inp.index),
         TensorRef(weights.index), optional_ref(bias), TensorRef(out.index)], header=HEADER,
         overlaps=cmsis_nn_overlap.depthwise(kernel, inp, out, params.fields))], None
+
+
+def _lower_softmax(ctx, portable_calls):
+    """arm_softmax_s16 is TFLM's SoftmaxInt16 but for two shortcuts: it shifts the normalised sum of
+    exps in int32 (TFLM: int64) and does not clamp the output to 32767. Both show only for sums
+    of exps the row's depth cannot reach below 9 values (checked here on every such sum)."""
+    (portable,) = portable_calls
+    params, exp_lut, reciprocal_lut = portable.args[:3]
+    depth = params.fields["depth"]
+    why = _softmax_shortcuts_show(depth, np.asarray(exp_lut.values), np.asarray(reciprocal_lut.values))
+    if why:
+        return portable_calls, why
+    cmsis = ParamStruct("struct tinyaot_cmsis_softmax_s16_params", dict(params.fields))
+    return [KernelCall("tinyaot_cmsis_softmax_s16", [cmsis, exp_lut, reciprocal_lut, *portable.args[3:]],
+                       header=HEADER)], None
+
+
+def _softmax_shortcuts_show(depth, exp_lut, reciprocal_lut):
+    """Why arm_softmax_s16 could differ from TFLM on a row of `depth` values, or None: every sum of
+    exps a row can reach (the row maximum's exp is the table's last value, every other exp at
+    least its smallest), each with the largest exp it can hold."""
+    largest = int(exp_lut.max())
+    low, high = int(exp_lut[-1]) + (depth - 1) * int(exp_lut.min()), depth * largest
+    # The int32 shift overflows at the top of a headroom's sums first: those tops decide it, and
+    # where none overflows (high < 2^18 - 1) every sum is checked.
+    tops = np.array([min(2**k - 1, high) for k in range(1, 33) if 2**(k - 1) <= high and 2**k - 1 >= low], np.int64)
+    if np.any(_normalised(tops) + (1 << 13) > 2**31 - 1):
+        return (f"{depth} values a row: arm_softmax_s16 shifts their sum of exps in int32 where TFLM "
+                "shifts in int64 (at most 8 values keep it in range)")
+    sums = np.arange(low, high + 1, dtype=np.int64)
+    headroom = 31 - np.floor(np.log2(sums)).astype(np.int64)  # leading zeros of a uint32
+    normalised = _normalised(sums)
+    x = ((normalised + (1 << 13)) >> 14) - 98304
+    index, offset = 256 + (x >> 7), x & 0x7F
+    slope = (reciprocal_lut[index + 1].astype(np.int64) - reciprocal_lut[index]).astype(np.int16)
+    reciprocal = (reciprocal_lut[index] + ((slope.astype(np.int64) * offset + 64) >> 7)).astype(np.int16)
+    result = (((np.minimum(sums, largest) * reciprocal) >> (30 - headroom)) + 1) >> 1
+    if np.any(result > 32767):
+        return (f"{depth} value{'s' if depth > 1 else ''} a row: arm_softmax_s16 does not clamp its output "
+                "to 32767, which such a row can pass (a single value: 32769, written as -32767)")
+    return None
+
+
+def _normalised(sums):
+    """Each sum shifted up to bit 30, as arm_softmax_s16 and TFLM normalise it."""
+    return sums << (30 - np.floor(np.log2(sums)).astype(np.int64))
 
 
 def elementwise_unsupported(ctx):

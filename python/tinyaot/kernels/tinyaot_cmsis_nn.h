@@ -333,6 +333,24 @@ static inline void tinyaot_cmsis_softmax_s8_s16(const struct tinyaot_cmsis_softm
                        output);
 }
 
+/* 16x8 SOFTMAX: arm_softmax_s16 with TFLM's exp and 1 / (1 + x) tables (513 values each). */
+struct tinyaot_cmsis_softmax_s16_params {
+    int32_t outer_size;
+    int32_t depth;
+    int32_t input_multiplier;
+    int32_t input_shift;
+};
+
+static inline int32_t tinyaot_cmsis_softmax_s16(const struct tinyaot_cmsis_softmax_s16_params *p,
+                                                const int16_t *exp_lut, const int16_t *one_by_one_lut,
+                                                const int16_t *input, int16_t *output)
+{
+    cmsis_nn_softmax_lut_s16 luts;
+    luts.exp_lut = exp_lut;
+    luts.one_by_one_lut = one_by_one_lut;
+    return arm_softmax_s16(input, p->outer_size, p->depth, p->input_multiplier, p->input_shift, &luts, output);
+}
+
 /* ADD and MUL of equal shapes (CMSIS-NN's elementwise kernels do not broadcast). */
 struct tinyaot_cmsis_add_params {
     int32_t size;

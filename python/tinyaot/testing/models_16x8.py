@@ -228,7 +228,8 @@ def _cmsis_nn_s16_kinds():
     """The 16x8 operators CMSIS-NN's s16 kernels take besides convolutions and fully connected
     layers, in one model (a batch of two): depthwise convolutions (multiplier 1 SAME with RELU;
     multiplier 2 dilated, strided, per-tensor weights), average and max pooling (SAME with partial
-    windows, VALID, RELU6), ADD and MUL of equal shapes with RELU."""
+    windows, VALID, RELU6), ADD and MUL of equal shapes with RELU, SOFTMAX of rows of 4 and 8
+    (the depths arm_softmax_s16 is exact at: 2 to 8)."""
     rng = np.random.default_rng(61)
     mb = ModelBuilder()
     q = (0.05, 0)
@@ -245,6 +246,9 @@ def _cmsis_nn_s16_kinds():
     mb.op("ADD", [x, d1], [s], "AddOptions", fused_activation_function=models_conv.RELU)
     p = mb.output(mb.tensor("product", "int8", [2, 7, 6, 4], scale=0.3, zero_point=0))
     mb.op("MUL", [x, d1], [p], "MulOptions", fused_activation_function=models_conv.RELU)
+    for k, (logits, shape) in enumerate([(x, [2, 7, 6, 4]), (d2, [2, 4, 6, 8])]):
+        probabilities = mb.output(mb.tensor(f"softmax{k}", "int8", shape, scale=1 / 256, zero_point=-128))
+        mb.op("SOFTMAX", [logits], [probabilities], "SoftmaxOptions", beta=1.0)
     return mb.build()
 
 
