@@ -112,10 +112,11 @@ static inline void tinyaot_cmsis_conv_setup(const struct tinyaot_cmsis_conv_para
     ctx->size = 0; /* CMSIS-NN does not read it; the planner sized the buffer */
 }
 
-/* What a CONV_2D call passes to CMSIS-NN but its tensors, int8 or 16x8. */
+/* What a CONV_2D (DEPTHWISE_CONV_2D: dw) call passes to CMSIS-NN but its tensors, int8 or 16x8. */
 struct tinyaot_cmsis_conv_args {
     cmsis_nn_per_channel_quant_params quant;
     cmsis_nn_conv_params conv;
+    cmsis_nn_dw_conv_params dw;
     cmsis_nn_context ctx;
     cmsis_nn_dims input_dims, filter_dims, bias_dims, output_dims;
 };
@@ -177,27 +178,17 @@ static inline int32_t tinyaot_cmsis_fully_connected_s16(const struct tinyaot_cms
                                    &output_dims, output);
 }
 
-/* What a DEPTHWISE_CONV_2D call passes to CMSIS-NN but its tensors, int8 or 16x8. */
-struct tinyaot_cmsis_dw_args {
-    cmsis_nn_per_channel_quant_params quant;
-    cmsis_nn_dw_conv_params dw;
-    cmsis_nn_context ctx;
-    cmsis_nn_dims input_dims, filter_dims, bias_dims, output_dims;
-};
-
 static inline void tinyaot_cmsis_dw_args_of(const struct tinyaot_cmsis_conv_params *p, const int32_t *multiplier,
-                                            const int32_t *shift, void *scratch, struct tinyaot_cmsis_dw_args *a)
+                                            const int32_t *shift, void *scratch, struct tinyaot_cmsis_conv_args *a)
 {
-    cmsis_nn_conv_params conv;
-    tinyaot_cmsis_conv_setup(p, multiplier, shift, scratch, &conv, &a->quant, &a->ctx);
-    a->dw.input_offset = conv.input_offset;
-    a->dw.output_offset = conv.output_offset;
+    tinyaot_cmsis_conv_args_of(p, multiplier, shift, scratch, a);
+    a->dw.input_offset = a->conv.input_offset;
+    a->dw.output_offset = a->conv.output_offset;
     a->dw.ch_mult = p->ch_mult;
-    a->dw.stride = conv.stride;
-    a->dw.padding = conv.padding;
-    a->dw.dilation = conv.dilation;
-    a->dw.activation = conv.activation;
-    tinyaot_cmsis_conv_dims(p, &a->input_dims, &a->bias_dims, &a->output_dims);
+    a->dw.stride = a->conv.stride;
+    a->dw.padding = a->conv.padding;
+    a->dw.dilation = a->conv.dilation;
+    a->dw.activation = a->conv.activation;
     tinyaot_cmsis_dims(&a->filter_dims, 1, p->filter_h, p->filter_w, p->output_c);
 }
 
@@ -206,7 +197,7 @@ tinyaot_cmsis_depthwise_conv_s8(const struct tinyaot_cmsis_conv_params *p, const
                                 const int32_t *shift, void *scratch, const int8_t *input, const int8_t *filter,
                                 const int32_t *bias, int8_t *output, tinyaot_cmsis_depthwise_kernel kernel)
 {
-    struct tinyaot_cmsis_dw_args a;
+    struct tinyaot_cmsis_conv_args a;
     tinyaot_cmsis_dw_args_of(p, multiplier, shift, scratch, &a);
     return kernel(&a.ctx, &a.dw, &a.quant, &a.input_dims, input, &a.filter_dims, filter, &a.bias_dims, bias,
                   &a.output_dims, output);
@@ -219,7 +210,7 @@ static inline int32_t tinyaot_cmsis_depthwise_conv_s16(const struct tinyaot_cmsi
                                                        const int16_t *input, const int8_t *filter,
                                                        const int64_t *bias, int16_t *output)
 {
-    struct tinyaot_cmsis_dw_args a;
+    struct tinyaot_cmsis_conv_args a;
     tinyaot_cmsis_dw_args_of(p, multiplier, shift, NULL, &a);
     return arm_depthwise_conv_s16(&a.ctx, &a.dw, &a.quant, &a.input_dims, input, &a.filter_dims, filter,
                                   &a.bias_dims, bias, &a.output_dims, output);
