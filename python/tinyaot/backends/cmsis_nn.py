@@ -277,7 +277,8 @@ def _lower_elementwise(kernel, ctype, names):
     def lower(ctx, _arch, portable):
         params = ParamStruct(ctype, _portable_fields(portable, "size", *names))
         a, b, out = ctx.input(0), ctx.input(1), ctx.output()
-        return [KernelCall(f"{kernel}_{_suffix(a)}", [params, TensorRef(a.index), TensorRef(b.index), TensorRef(out.index)],
+        tensors = [TensorRef(a.index), TensorRef(b.index), TensorRef(out.index)]
+        return [KernelCall(f"{kernel}_{_suffix(a)}", [params, *tensors],
                            header=HEADER, overlaps=cmsis_nn_overlap.elementwise([a, b], out))]
     return lower
 

@@ -2,10 +2,11 @@
 on arm_convolve_s16, which TFLM's CMSIS-NN glue reaches through
 arm_convolve_wrapper_s16 (v7's wrapper calls it for every shape),
 FULLY_CONNECTED on arm_fully_connected_s16 (per-tensor weights, an int64 bias
-or none: what TFLM's glue accepts; no scratch) and DEPTHWISE_CONV_2D on
+or none: what TFLM's glue accepts; no scratch), DEPTHWISE_CONV_2D on
 arm_depthwise_conv_s16 (TFLM's glue calls it directly, not the wrapper: no
-scratch, an int64 sum), SOFTMAX on arm_softmax_s16 with TFLM's two tables. ADD, MUL and pooling (arm_elementwise_add_s16, _mul_s16,
-arm_avgpool_s16, arm_max_pool_s16) share the int8 lowerings of cmsis_nn.py;
+scratch, an int64 sum) and SOFTMAX on arm_softmax_s16 with TFLM's two tables.
+ADD, MUL and pooling (arm_elementwise_add_s16, _mul_s16, arm_avgpool_s16,
+arm_max_pool_s16) share the int8 lowerings of cmsis_nn.py;
 elementwise_unsupported() says where they cannot.
 
 CMSIS-NN is bit-exact with TFLM's reference kernels only where its arithmetic's
