@@ -89,6 +89,11 @@ FAMILIES = {
     "add": (_elementwise_model, {"tinyaot_cmsis_add_s8"}),
     "mul": (_elementwise_model, {"tinyaot_cmsis_mul_s8"}),
 }
+# The 16x8 forms of these families (tinyaot.testing.variants), on CMSIS-NN's s16 kernels (plain C only:
+# they have no DSP paths of their own but arm_elementwise_mul_s16's SMULBB, the same order).
+FAMILIES_16X8 = {"depthwise": {"tinyaot_cmsis_depthwise_conv_s16"}, "avg_pool": {"tinyaot_cmsis_pool_s16"},
+                 "max_pool": {"tinyaot_cmsis_pool_s16"}, "add": {"tinyaot_cmsis_add_s16"},
+                 "mul": {"tinyaot_cmsis_mul_s16"}}
 # Bytes past the limit within which some case must break: the declarations are exact (the
 # first output byte written after the last read), but max pooling writes a pixel's output
 # before reading its window, so it is declared from the next pixel on (safe up to then).
@@ -123,19 +128,25 @@ def sanitized_cmsis_nn():
                            [str(cmsis_nn_host.host_library("cc", [*flags, *paths[cpu]]))])
 
 
-@pytest.mark.parametrize("family, cpu", [(f, "cortex-m3") for f in sorted(FAMILIES)]
-                         + [(f, "cortex-m4") for f in DSP_FAMILIES])
-def test_cmsis_nn_output_overlapping_the_input_as_declared_changes_nothing(family, cpu, tmp_path,
+@pytest.mark.parametrize("family, cpu, form", [(f, "cortex-m3", None) for f in sorted(FAMILIES)]
+                         + [(f, "cortex-m4", None) for f in DSP_FAMILIES]
+                         + [(f, "cortex-m3", "16x8") for f in sorted(FAMILIES_16X8)])
+def test_cmsis_nn_output_overlapping_the_input_as_declared_changes_nothing(family, cpu, form, tmp_path,
                                                                              sanitized_cmsis_nn):
     build, kernels = FAMILIES[family]
+    kernels = FAMILIES_16X8[family] if form else kernels
     cflags, libs = sanitized_cmsis_nn(cpu)
-    run = partial(_run_family, family, None, tmp_path, build, partial(_options, family, cpu), cflags, libs)
+    run = partial(_run_family, family, form, tmp_path, build, partial(_options, family, cpu), cflags, libs)
     if family in PAST_WITHOUT_MEMCPY_CHECKS:
         run(past=0)  # fails on any ASan report at an allowed distance (differences: the next run)
         cases = run(past=SLACK[family], asan=":replace_intrin=0")
     else:
         cases = run(past=SLACK.get(family, 1))
-    called = {k for name in cases for k in re.findall(r"\b(arm_\w+|tinyaot_cmsis_\w+_s8)\)?;",
+    called = {k for name in cases for k in re.findall(r"\b(arm_\w+|tinyaot_cmsis_\w+_s(?:8|16))\)?;",
                                                        (tmp_path / f"{name}.c").read_text())}
     assert called & kernels == called - {"tinyaot_cmsis_conv_s8", "tinyaot_cmsis_depthwise_conv_s8"}, called
-    check_cases(family, cases, SLACK.get(family, 1))
+    if form:  # the s16 calls take no kernel argument: the cases call them by name
+        s16 = {k for name in cases
+               for k in re.findall(r"\b(tinyaot_cmsis_\w+_s16)\(", (tmp_path / f"{name}.c").read_text())}
+        assert s16 == kernels, s16
+    check_cases(family, cases, SLACK.get(family, 1) * (2 if form else 1))  # elements -> bytes

@@ -106,6 +106,31 @@ def test_16x8_layers_with_cmsis_nn_match_tflm(name, op_type, on_cmsis_nn, own_mo
     assert layers and all((op["backend"] == "cmsis-nn") == on_cmsis_nn for op in layers), layers
 
 
+# The other 16x8 operators TFLM's CMSIS-NN glue sends to CMSIS-NN, in one model (cmsis_nn_s16_kinds_16x8):
+# each on its s16 kernel, bit-exact with TFLM, the average pool's scratch planned (DSP cores only).
+CMSIS_NN_S16_KERNELS = {"DEPTHWISE_CONV_2D": "tinyaot_cmsis_depthwise_conv_s16", "ADD": "tinyaot_cmsis_add_s16",
+                        "MUL": "tinyaot_cmsis_mul_s16", "AVERAGE_POOL_2D": "tinyaot_cmsis_pool_s16",
+                        "MAX_POOL_2D": "tinyaot_cmsis_pool_s16", "SOFTMAX": "tinyaot_cmsis_softmax_s16"}
+
+
+def test_16x8_kinds_on_cmsis_nn_s16_kernels_match_tflm(own_model, tmp_path, cmsis_nn):
+    check_against_tflm(own_model("cmsis_nn_s16_kinds_16x8"), "m", tmp_path, calls=3, kernels="cmsis-nn")
+    report = json.loads((tmp_path / "m.json").read_text())
+    kernels = sorted((op["type"], op["backend"], op["kernels"][0]) for op in report["operators"])
+    assert kernels == sorted((t, "cmsis-nn", CMSIS_NN_S16_KERNELS[t]) for t in
+                             ["DEPTHWISE_CONV_2D", "DEPTHWISE_CONV_2D", "AVERAGE_POOL_2D", "MAX_POOL_2D", "ADD", "MUL",
+                              "SOFTMAX", "SOFTMAX"])
+
+
+def test_16x8_add_with_zero_points_stays_portable_on_cmsis_nn(own_model, tmp_path, cmsis_nn):
+    # arm_elementwise_add_s16 ignores offsets: TFLM + CMSIS-NN would differ from TFLM there.
+    check_against_tflm(own_model("add_16x8"), "m", tmp_path, calls=1, kernels="cmsis-nn")
+    report = json.loads((tmp_path / "m.json").read_text())
+    same_shape_add = next(op for op in report["operators"] if op["type"] == "ADD")
+    assert same_shape_add["backend"] == "portable"
+    assert "ignores offsets" in same_shape_add["backend_reason"], same_shape_add
+
+
 @pytest.mark.parametrize("name", SHARED_MODEL_NAMES)
 def test_published_model_with_cmsis_nn_matches_tflm(name, tmp_path, cmsis_nn):
     check_against_tflm(shared_model(name), name, tmp_path, calls=5, kernels="cmsis-nn")

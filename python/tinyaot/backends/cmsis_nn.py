@@ -1,5 +1,6 @@
 """CMSIS-NN backend: CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, AVERAGE_POOL_2D,
 MAX_POOL_2D, SOFTMAX, ADD, MUL, SVDF and UNIDIRECTIONAL_SEQUENCE_LSTM (cmsis_nn_lstm.py) become calls into Arm's CMSIS-NN v7 kernels
+(16x8: cmsis_nn_s16.py)
 (through tinyaot_cmsis_nn.h) where CMSIS-NN supports their parameters; every
 other operator keeps its portable kernel, and so does one whose portable kernel is
 exact and faster on the core (FASTER_PORTABLE: a DSP core's same-shape ADD), or as fast
@@ -76,7 +77,7 @@ def lower(ctx, portable_calls, cpu, pointwise_im2col=False, pointwise_auto=False
     if ctx.op.type == "UNIDIRECTIONAL_SEQUENCE_LSTM":
         reason = cmsis_nn_lstm.unsupported(ctx, portable_calls, CPU_ARCH[cpu])
     else:
-        reason = _unsupported(ctx)
+        reason = _unsupported(ctx, CPU_ARCH[cpu])
     if reason:
         return portable_calls, reason
     if handler is _lower_conv:
@@ -84,12 +85,17 @@ def lower(ctx, portable_calls, cpu, pointwise_im2col=False, pointwise_auto=False
     return handler(ctx, CPU_ARCH[cpu], portable_calls), None
 
 
-def _unsupported(ctx):
+def _unsupported(ctx, arch):
     """Why CMSIS-NN cannot take this (already validated) operator, or None."""
     inp, out = ctx.input(0), ctx.output()
     int16_output = ctx.op.type == "SOFTMAX" and out.dtype == "int16"  # arm_softmax_s8_s16
-    if inp.dtype != "int8" or (out.dtype != "int8" and not int16_output):
+    s16 = inp.dtype == out.dtype == "int16" and ctx.op.type in cmsis_nn_s16.SHARED_WITH_INT8
+    if s16 and arch == "mve":
+        return cmsis_nn_s16.ON_MVE
+    if not s16 and (inp.dtype != "int8" or (out.dtype != "int8" and not int16_output)):
         return f"{inp.dtype} to {out.dtype}: CMSIS-NN lowering is int8 only"
+    if s16 and cmsis_nn_s16.elementwise_unsupported(ctx):
+        return cmsis_nn_s16.elementwise_unsupported(ctx)
     if ctx.op.type in ("ADD", "MUL") and not (ctx.input(1).shape == inp.shape == out.shape):
         # As TFLM's CMSIS-NN glue: CMSIS-NN's elementwise kernels do not broadcast.
         return (f"broadcast of {list(inp.shape)} and {list(ctx.input(1).shape)}: CMSIS-NN's elementwise "
@@ -259,9 +265,10 @@ def _lower_pool(ctx, arch, portable):
     is_max = ctx.op.type == "MAX_POOL_2D"
     params = ParamStruct("struct tinyaot_cmsis_pool_params",
                          {"max": int(is_max), **_portable_fields(portable, *POOL_FIELDS)})
+    # arm_avgpool_s16_get_buffer_size is arm_avgpool_s8's (its DSP path leaves the buffer unused).
     size = 0 if is_max else avgpool_buffer_size(arch, params.fields["channels"])
     inp, out = ctx.input(0), ctx.output()
-    return call("tinyaot_cmsis_pool_s8", params, [], [TensorRef(inp.index), TensorRef(out.index)], size,
+    return call("tinyaot_cmsis_pool_" + _suffix(inp), params, [], [TensorRef(inp.index), TensorRef(out.index)], size,
                  overlaps=cmsis_nn_overlap.pooling(is_max, inp, out, params.fields))
 
 
@@ -280,11 +287,17 @@ def _lower_softmax(ctx, _arch, portable):
                        overlaps=cmsis_nn_overlap.elementwise([inp], out))]
 
 
+def _suffix(tensor):
+    return "s16" if tensor.dtype == "int16" else "s8"
+
+
 def _lower_elementwise(kernel, ctype, names):
+    """kernel: the name but its _s8 or _s16 suffix."""
     def lower(ctx, _arch, portable):
         params = ParamStruct(ctype, _portable_fields(portable, "size", *names))
         a, b, out = ctx.input(0), ctx.input(1), ctx.output()
-        return [KernelCall(kernel, [params, TensorRef(a.index), TensorRef(b.index), TensorRef(out.index)],
+        tensors = [TensorRef(a.index), TensorRef(b.index), TensorRef(out.index)]
+        return [KernelCall(f"{kernel}_{_suffix(a)}", [params, *tensors],
                            header=HEADER, overlaps=cmsis_nn_overlap.elementwise([a, b], out))]
     return lower
 
@@ -314,10 +327,10 @@ _HANDLERS = {
     "CONV_2D": _lower_conv, "DEPTHWISE_CONV_2D": _lower_depthwise, "FULLY_CONNECTED": _lower_fully_connected,
     "AVERAGE_POOL_2D": _lower_pool, "MAX_POOL_2D": _lower_pool,
     "SOFTMAX": _lower_softmax,
-    "ADD": _lower_elementwise("tinyaot_cmsis_add_s8", "struct tinyaot_cmsis_add_params", (
+    "ADD": _lower_elementwise("tinyaot_cmsis_add", "struct tinyaot_cmsis_add_params", (
         *_OFFSETS_AND_RANGE, "left_shift", "input1_multiplier", "input1_shift", "input2_multiplier",
         "input2_shift")),
-    "MUL": _lower_elementwise("tinyaot_cmsis_mul_s8", "struct tinyaot_cmsis_mul_params", _OFFSETS_AND_RANGE),
+    "MUL": _lower_elementwise("tinyaot_cmsis_mul", "struct tinyaot_cmsis_mul_params", _OFFSETS_AND_RANGE),
     "SVDF": _lower_svdf,
     "UNIDIRECTIONAL_SEQUENCE_LSTM": cmsis_nn_lstm.lower,
 }

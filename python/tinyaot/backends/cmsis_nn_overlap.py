@@ -23,12 +23,13 @@ window, arm_avgpool_s8 sums all its channels), which only moves each write later
   remaining ones one by one) over the window and writes them after.
 - arm_depthwise_conv_s8 (and _s8_opt, which calls it without DSP) computes one
   output channel at a time, the portable depthwise order, or, for a multiplier that
-  is a multiple of 4 (batch 1, no dilation), four outputs per pass over the window.
-- arm_avgpool_s8 reduces one channel's window, then writes it (the portable order).
-- arm_max_pool_s8 copies the window's first pixel into the output pixel and takes
+  is a multiple of 4 (batch 1, no dilation), four outputs per pass over the window;
+  arm_depthwise_conv_s16 (16x8) always one output channel at a time.
+- arm_avgpool_s8 (and _s16) reduces one channel's window, then writes it (the portable order).
+- arm_max_pool_s8 (and _s16, which clamps the whole output after) copies the window's first pixel into the output pixel and takes
   maxima there: a pixel's output is written before its window is read, so its input
   is free from the next pixel on.
-- arm_softmax_s8 (to int8), arm_elementwise_add_s8 and _mul_s8: element by element.
+- arm_softmax_s8 (to int8), arm_elementwise_add_s8 and _mul_s8 (and their _s16): element by element.
 arm_fully_connected_s8, arm_svdf_state_s16_s8 and arm_softmax_s8_s16 declare nothing:
 the first two read their input again for every output (at most a byte or two to
 gain), the last writes two bytes per value read.
@@ -61,7 +62,7 @@ def depthwise(kernel, inp, out, f):
     if kernel == "arm_depthwise_conv_3x3_s8":
         whole = inp.shape[3] // 4 * 4  # channels read and written four at a time
         first_write = np.where(c < whole, c // 4 * 4, c)
-    elif mult % 4 == 0 and f["input_n"] == 1 and f["dilation_h"] == 1 and f["dilation_w"] == 1:
+    elif kernel != "arm_depthwise_conv_s16" and mult % 4 == 0 and f["input_n"] == 1 and f["dilation_h"] == 1 and f["dilation_w"] == 1:
         first_write = c * mult + mult - 4  # depthwise_conv_s8_mult_4: the last four outputs of c
     else:
         first_write = c * mult + mult - 1  # depthwise_conv_s8_generic

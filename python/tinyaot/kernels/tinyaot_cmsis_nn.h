@@ -112,10 +112,11 @@ static inline void tinyaot_cmsis_conv_setup(const struct tinyaot_cmsis_conv_para
     ctx->size = 0; /* CMSIS-NN does not read it; the planner sized the buffer */
 }
 
-/* What a CONV_2D call passes to CMSIS-NN but its tensors, int8 or 16x8. */
+/* What a CONV_2D (DEPTHWISE_CONV_2D: dw) call passes to CMSIS-NN but its tensors, int8 or 16x8. */
 struct tinyaot_cmsis_conv_args {
     cmsis_nn_per_channel_quant_params quant;
     cmsis_nn_conv_params conv;
+    cmsis_nn_dw_conv_params dw;
     cmsis_nn_context ctx;
     cmsis_nn_dims input_dims, filter_dims, bias_dims, output_dims;
 };
@@ -177,28 +178,42 @@ static inline int32_t tinyaot_cmsis_fully_connected_s16(const struct tinyaot_cms
                                    &output_dims, output);
 }
 
+static inline void tinyaot_cmsis_dw_args_of(const struct tinyaot_cmsis_conv_params *p, const int32_t *multiplier,
+                                            const int32_t *shift, void *scratch, struct tinyaot_cmsis_conv_args *a)
+{
+    tinyaot_cmsis_conv_args_of(p, multiplier, shift, scratch, a);
+    a->dw.input_offset = a->conv.input_offset;
+    a->dw.output_offset = a->conv.output_offset;
+    a->dw.ch_mult = p->ch_mult;
+    a->dw.stride = a->conv.stride;
+    a->dw.padding = a->conv.padding;
+    a->dw.dilation = a->conv.dilation;
+    a->dw.activation = a->conv.activation;
+    tinyaot_cmsis_dims(&a->filter_dims, 1, p->filter_h, p->filter_w, p->output_c);
+}
+
 static TINYAOT_CMSIS_OUT_OF_LINE int32_t
 tinyaot_cmsis_depthwise_conv_s8(const struct tinyaot_cmsis_conv_params *p, const int32_t *multiplier,
                                 const int32_t *shift, void *scratch, const int8_t *input, const int8_t *filter,
                                 const int32_t *bias, int8_t *output, tinyaot_cmsis_depthwise_kernel kernel)
 {
-    cmsis_nn_per_channel_quant_params quant;
-    cmsis_nn_conv_params conv;
-    cmsis_nn_dw_conv_params dw;
-    cmsis_nn_context ctx;
-    cmsis_nn_dims input_dims, filter_dims, bias_dims, output_dims;
-    tinyaot_cmsis_conv_setup(p, multiplier, shift, scratch, &conv, &quant, &ctx);
-    dw.input_offset = conv.input_offset;
-    dw.output_offset = conv.output_offset;
-    dw.ch_mult = p->ch_mult;
-    dw.stride = conv.stride;
-    dw.padding = conv.padding;
-    dw.dilation = conv.dilation;
-    dw.activation = conv.activation;
-    tinyaot_cmsis_conv_dims(p, &input_dims, &bias_dims, &output_dims);
-    tinyaot_cmsis_dims(&filter_dims, 1, p->filter_h, p->filter_w, p->output_c);
-    return kernel(&ctx, &dw, &quant, &input_dims, input, &filter_dims, filter, &bias_dims, bias, &output_dims,
-                  output);
+    struct tinyaot_cmsis_conv_args a;
+    tinyaot_cmsis_dw_args_of(p, multiplier, shift, scratch, &a);
+    return kernel(&a.ctx, &a.dw, &a.quant, &a.input_dims, input, &a.filter_dims, filter, &a.bias_dims, bias,
+                  &a.output_dims, output);
+}
+
+/* 16x8 DEPTHWISE_CONV_2D: arm_depthwise_conv_s16, as TFLM's CMSIS-NN glue calls it (int64 bias or
+   none; no scratch). */
+static inline int32_t tinyaot_cmsis_depthwise_conv_s16(const struct tinyaot_cmsis_conv_params *p,
+                                                       const int32_t *multiplier, const int32_t *shift,
+                                                       const int16_t *input, const int8_t *filter,
+                                                       const int64_t *bias, int16_t *output)
+{
+    struct tinyaot_cmsis_conv_args a;
+    tinyaot_cmsis_dw_args_of(p, multiplier, shift, NULL, &a);
+    return arm_depthwise_conv_s16(&a.ctx, &a.dw, &a.quant, &a.input_dims, input, &a.filter_dims, filter,
+                                  &a.bias_dims, bias, &a.output_dims, output);
 }
 
 /* kernel_sums: on Helium (MVE) cores, each output's bias + input offset x (its weights' sum +
@@ -241,27 +256,50 @@ struct tinyaot_cmsis_pool_params {
     int32_t act_min, act_max;
 };
 
-static inline int32_t tinyaot_cmsis_pool_s8(const struct tinyaot_cmsis_pool_params *p, void *scratch,
-                                            const int8_t *input, int8_t *output)
-{
+/* What a pooling call passes to CMSIS-NN but its tensors, int8 or 16x8. */
+struct tinyaot_cmsis_pool_args {
     cmsis_nn_context ctx;
     cmsis_nn_pool_params pool;
     cmsis_nn_dims input_dims, filter_dims, output_dims;
-    ctx.buf = scratch;
-    ctx.size = 0;
-    pool.stride.h = p->stride_h;
-    pool.stride.w = p->stride_w;
-    pool.padding.h = p->pad_h;
-    pool.padding.w = p->pad_w;
-    pool.activation.min = p->act_min;
-    pool.activation.max = p->act_max;
-    tinyaot_cmsis_dims(&input_dims, p->batches, p->input_h, p->input_w, p->channels);
-    tinyaot_cmsis_dims(&filter_dims, 1, p->filter_h, p->filter_w, 1);
-    tinyaot_cmsis_dims(&output_dims, p->batches, p->output_h, p->output_w, p->channels);
+};
+
+static inline void tinyaot_cmsis_pool_args_of(const struct tinyaot_cmsis_pool_params *p, void *scratch,
+                                              struct tinyaot_cmsis_pool_args *a)
+{
+    a->ctx.buf = scratch;
+    a->ctx.size = 0;
+    a->pool.stride.h = p->stride_h;
+    a->pool.stride.w = p->stride_w;
+    a->pool.padding.h = p->pad_h;
+    a->pool.padding.w = p->pad_w;
+    a->pool.activation.min = p->act_min;
+    a->pool.activation.max = p->act_max;
+    tinyaot_cmsis_dims(&a->input_dims, p->batches, p->input_h, p->input_w, p->channels);
+    tinyaot_cmsis_dims(&a->filter_dims, 1, p->filter_h, p->filter_w, 1);
+    tinyaot_cmsis_dims(&a->output_dims, p->batches, p->output_h, p->output_w, p->channels);
+}
+
+static inline int32_t tinyaot_cmsis_pool_s8(const struct tinyaot_cmsis_pool_params *p, void *scratch,
+                                            const int8_t *input, int8_t *output)
+{
+    struct tinyaot_cmsis_pool_args a;
+    tinyaot_cmsis_pool_args_of(p, scratch, &a);
     if (p->max) {
-        return arm_max_pool_s8(&ctx, &pool, &input_dims, input, &filter_dims, &output_dims, output);
+        return arm_max_pool_s8(&a.ctx, &a.pool, &a.input_dims, input, &a.filter_dims, &a.output_dims, output);
     }
-    return arm_avgpool_s8(&ctx, &pool, &input_dims, input, &filter_dims, &output_dims, output);
+    return arm_avgpool_s8(&a.ctx, &a.pool, &a.input_dims, input, &a.filter_dims, &a.output_dims, output);
+}
+
+/* 16x8 pooling: arm_max_pool_s16 and arm_avgpool_s16. */
+static inline int32_t tinyaot_cmsis_pool_s16(const struct tinyaot_cmsis_pool_params *p, void *scratch,
+                                             const int16_t *input, int16_t *output)
+{
+    struct tinyaot_cmsis_pool_args a;
+    tinyaot_cmsis_pool_args_of(p, scratch, &a);
+    if (p->max) {
+        return arm_max_pool_s16(&a.ctx, &a.pool, &a.input_dims, input, &a.filter_dims, &a.output_dims, output);
+    }
+    return arm_avgpool_s16(&a.ctx, &a.pool, &a.input_dims, input, &a.filter_dims, &a.output_dims, output);
 }
 
 /* SOFTMAX over the last dimension: outer_size rows of depth values. */
@@ -284,6 +322,24 @@ static inline void tinyaot_cmsis_softmax_s8_s16(const struct tinyaot_cmsis_softm
 {
     arm_softmax_s8_s16(input, p->outer_size, p->depth, p->input_multiplier, p->input_left_shift, p->diff_min,
                        output);
+}
+
+/* 16x8 SOFTMAX: arm_softmax_s16 with TFLM's exp and 1 / (1 + x) tables (513 values each). */
+struct tinyaot_cmsis_softmax_s16_params {
+    int32_t outer_size;
+    int32_t depth;
+    int32_t input_multiplier;
+    int32_t input_shift;
+};
+
+static inline int32_t tinyaot_cmsis_softmax_s16(const struct tinyaot_cmsis_softmax_s16_params *p,
+                                                const int16_t *exp_lut, const int16_t *one_by_one_lut,
+                                                const int16_t *input, int16_t *output)
+{
+    cmsis_nn_softmax_lut_s16 luts;
+    luts.exp_lut = exp_lut;
+    luts.one_by_one_lut = one_by_one_lut;
+    return arm_softmax_s16(input, p->outer_size, p->depth, p->input_multiplier, p->input_shift, &luts, output);
 }
 
 /* ADD and MUL of equal shapes (CMSIS-NN's elementwise kernels do not broadcast). */
@@ -318,6 +374,22 @@ static inline int32_t tinyaot_cmsis_mul_s8(const struct tinyaot_cmsis_mul_params
 {
     return arm_elementwise_mul_s8(input1, input2, p->input1_offset, p->input2_offset, output, p->output_offset,
                                   p->output_multiplier, p->output_shift, p->act_min, p->act_max, p->size);
+}
+
+/* 16x8 ADD and MUL of equal shapes, zero points 0 (arm_elementwise_add_s16 and _mul_s16 ignore offsets). */
+static inline int32_t tinyaot_cmsis_add_s16(const struct tinyaot_cmsis_add_params *p, const int16_t *input1,
+                                            const int16_t *input2, int16_t *output)
+{
+    return arm_elementwise_add_s16(input1, input2, 0, p->input1_multiplier, p->input1_shift, 0,
+                                   p->input2_multiplier, p->input2_shift, p->left_shift, output, 0,
+                                   p->output_multiplier, p->output_shift, p->act_min, p->act_max, p->size);
+}
+
+static inline int32_t tinyaot_cmsis_mul_s16(const struct tinyaot_cmsis_mul_params *p, const int16_t *input1,
+                                            const int16_t *input2, int16_t *output)
+{
+    return arm_elementwise_mul_s16(input1, input2, 0, 0, output, 0, p->output_multiplier, p->output_shift,
+                                   p->act_min, p->act_max, p->size);
 }
 
 /* SVDF with an int16 activation state and int16 time weights. */

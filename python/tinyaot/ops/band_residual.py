@@ -20,7 +20,7 @@ from tinyaot.ops.band_fc import BAND_KERNELS
 from tinyaot.ops.overlap import EXACT
 from tinyaot.ops.base import BandInput, ParamArray, ParamStruct, ResidualLoop, ScratchRef, TensorRef
 
-ADD_KERNELS = ("tinyaot_add", "tinyaot_add_s8_dsp", "tinyaot_cmsis_add_s8")
+ADD_KERNELS = ("tinyaot_add", "tinyaot_add_s8_dsp", "tinyaot_cmsis_add_s8", "tinyaot_cmsis_add_s16")
 # The 16x8 convolutions take their arguments where the int8 ones do.
 CONV_KERNELS = {**BAND_KERNELS, "tinyaot_conv2d_s16": BAND_KERNELS["tinyaot_conv2d_s8"],
                 "tinyaot_cmsis_conv_s16": BAND_KERNELS["tinyaot_cmsis_conv_s8"]}

@@ -222,3 +222,34 @@ def relu_rescale_below_one():
         x = mb.input(f"x_{dtype}", dtype, [4, 32], scale=0.0005, zero_point=0)
         mb.op("RELU", [x], [mb.output(mb.tensor(f"relu_{dtype}", dtype, [4, 32], scale=0.0006, zero_point=0))])
     return mb.build()
+
+
+def _cmsis_nn_s16_kinds():
+    """The 16x8 operators CMSIS-NN's s16 kernels take besides convolutions and fully connected
+    layers, in one model (a batch of two): depthwise convolutions (multiplier 1 SAME with RELU;
+    multiplier 2 dilated, strided, per-tensor weights), average and max pooling (SAME with partial
+    windows, VALID, RELU6), ADD and MUL of equal shapes with RELU, SOFTMAX of rows of 4 and 8
+    (the depths arm_softmax_s16 is exact at: 2 to 8)."""
+    rng = np.random.default_rng(61)
+    mb = ModelBuilder()
+    q = (0.05, 0)
+    x = mb.input("x", "int8", [2, 7, 6, 4], scale=q[0], zero_point=q[1])
+    d1, q1 = models_conv.depthwise(mb, rng, x, q, [2, 7, 6, 4], (3, 3), act=models_conv.RELU)
+    d2, _ = models_conv.depthwise(mb, rng, x, q, [2, 4, 6, 8], (3, 2), multiplier=2, stride=(2, 1),
+                                  dilation=(2, 2), per_channel=False)
+    mb.output(d2)
+    mb.output(models_conv.pool(mb, "AVERAGE_POOL_2D", x, q, [2, 4, 3, 4], (3, 3), stride=(2, 2),
+                               act=models_conv.RELU6))
+    mb.output(models_conv.pool(mb, "MAX_POOL_2D", d1, q1, [2, 3, 2, 4], (2, 3), padding=models_conv.VALID,
+                               stride=(2, 2)))
+    s = mb.output(mb.tensor("sum", "int8", [2, 7, 6, 4], scale=0.1, zero_point=0))
+    mb.op("ADD", [x, d1], [s], "AddOptions", fused_activation_function=models_conv.RELU)
+    p = mb.output(mb.tensor("product", "int8", [2, 7, 6, 4], scale=0.3, zero_point=0))
+    mb.op("MUL", [x, d1], [p], "MulOptions", fused_activation_function=models_conv.RELU)
+    for k, (logits, shape) in enumerate([(x, [2, 7, 6, 4]), (d2, [2, 4, 6, 8])]):
+        probabilities = mb.output(mb.tensor(f"softmax{k}", "int8", shape, scale=1 / 256, zero_point=-128))
+        mb.op("SOFTMAX", [logits], [probabilities], "SoftmaxOptions", beta=1.0)
+    return mb.build()
+
+
+test_model("cmsis_nn_s16_kinds_16x8", targets=False, form=True)(variant_of(_cmsis_nn_s16_kinds, "16x8"))
