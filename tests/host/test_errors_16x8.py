@@ -54,7 +54,7 @@ def transpose_conv_16x8(bias_dtype="int64", out_zp=0):
     (depthwise_16x8("int32"),
      r"operator 0 \(DEPTHWISE_CONV_2D\): tensor 'b': dtype int32 is not supported here \(supported: int64\)"),
     (fc_16x8(bias_dtype="int64", bias_const=False),
-     r"tensor 'b': int64 tensors are supported as constants only \(the biases of 16x8 layers\)"),
+     r"operator 0 \(FULLY_CONNECTED\): tensor 'b': must be a constant tensor \(it is computed at run time\)"),
     # Four products of |1 x 32768| on top of the bias: exactly 2^47.
     (fc_16x8(bias_value=2**47 - 4 * 32768),
      r"operator 0 \(FULLY_CONNECTED\): tensor 'b': int64 bias and products reach 140737488355328, beyond the "
