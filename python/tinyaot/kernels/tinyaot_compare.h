@@ -73,7 +73,7 @@ static inline uint8_t tinyaot_compare_one(const struct tinyaot_compare_params *p
     case TINYAOT_INT32:
         return tinyaot_compare_i32(((const int32_t *)input1)[i], ((const int32_t *)input2)[j], p->op);
     case TINYAOT_INT64:
-        return tinyaot_compare_i64(((const int64_t *)input1)[i], ((const int64_t *)input2)[j], p->op);
+        return tinyaot_compare_i64(tinyaot_load_i64(input1, i), tinyaot_load_i64(input2, j), p->op);
     case TINYAOT_BOOL:
         return tinyaot_compare_i32(((const uint8_t *)input1)[i] != 0, ((const uint8_t *)input2)[j] != 0, p->op);
     default:

@@ -13,6 +13,7 @@
 
 #include "tinyaot.h"
 #include "tinyaot_broadcast.h"
+#include "tinyaot_common.h"
 
 struct tinyaot_maximum_minimum_params {
     int32_t size;      /* output values */
@@ -55,8 +56,8 @@ static inline void tinyaot_maximum_minimum_value(const void *params, const void 
                                                   ((const int32_t *)input2)[j], p->maximum);
         break;
     case TINYAOT_INT64:
-        ((int64_t *)output)[n] = tinyaot_pick_i64(((const int64_t *)input1)[i],
-                                                  ((const int64_t *)input2)[j], p->maximum);
+        ((int64_t *)output)[n] = tinyaot_pick_i64(tinyaot_load_i64(input1, i), tinyaot_load_i64(input2, j),
+                                                  p->maximum);
         break;
     default:
         ((float *)output)[n] = tinyaot_pick_f32(((const float *)input1)[i],

@@ -13,6 +13,8 @@
 #ifndef TINYAOT_STRIDED_COPY_H
 #define TINYAOT_STRIDED_COPY_H
 
+#include <string.h>
+
 #include "tinyaot_broadcast.h"
 
 struct tinyaot_strided_copy_params {
@@ -38,7 +40,8 @@ static void tinyaot_strided_copy(const struct tinyaot_strided_copy_params *p, co
             switch (p->element_bytes) {
             case 1: ((uint8_t *)output)[n + k] = ((const uint8_t *)input)[from]; break;
             case 2: ((uint16_t *)output)[n + k] = ((const uint16_t *)input)[from]; break;
-            case 8: ((uint64_t *)output)[n + k] = ((const uint64_t *)input)[from]; break;
+            /* memcpy: an int64 table in a weights blob is 4-byte aligned only */
+            case 8: memcpy((uint8_t *)output + 8 * (n + k), (const uint8_t *)input + 8 * from, 8); break;
             default: ((uint32_t *)output)[n + k] = ((const uint32_t *)input)[from]; break;
             }
         }
