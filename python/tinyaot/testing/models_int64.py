@@ -1,7 +1,8 @@
 """Test models of the int64 and uint32 forms TFLM's kernels take: int64 through the operators
 that move values (CONCATENATION, PACK, REVERSE_V2, ZEROS_LIKE, BROADCAST_TO, DYNAMIC_UPDATE_SLICE
 with start indices computed at run time; int64 begin, size, shapes and dims of SLICE,
-BROADCAST_ARGS and FILL), int64 comparisons and MAXIMUM/MINIMUM, and CAST to and from uint32.
+BROADCAST_ARGS and FILL), int64 comparisons, MAXIMUM/MINIMUM and resource variables, and CAST to
+and from uint32.
 Each case is a model output compared with TFLM on the host; tests/host/test_int64.py feeds
 them the integer extremes under the sanitizers."""
 
@@ -10,6 +11,7 @@ import numpy as np
 from tinyaot.modelbuilder import ModelBuilder
 from tinyaot.testing.catalog import test_model
 from tinyaot.testing.models_logic import CAST_FROM, CAST_TO, _compare_all, _out
+from tinyaot.testing.models_subgraphs import handle
 
 
 def _int64s(mb, values):
@@ -45,7 +47,8 @@ def int64_moves():
 @test_model("int64_compare_cast", targets=False)
 def int64_compare_cast():
     """The six comparisons of int64 [2,3,4] against [4] (broadcast) and of a against itself
-    reversed (equal values meet); int64 MAXIMUM and MINIMUM of the same pair; CAST from every
+    reversed (equal values meet); int64 MAXIMUM and MINIMUM of the same pair; an int64 resource
+    variable keeping the running MAXIMUM of b over the calls (from 0); CAST from every
     dtype TFLM casts to uint32 (float32 through ABS: a negative float32 to uint32 is undefined
     in C and C++), and from uint32 to every dtype it casts to."""
     mb = ModelBuilder()
@@ -57,6 +60,12 @@ def int64_compare_cast():
     _compare_all(mb, a, mirrored, [2, 3, 4], ("EQUAL", "GREATER_EQUAL", "LESS"))
     mb.op("MAXIMUM", [a, b], [_out(mb, "int64", [2, 3, 4])])
     mb.op("MINIMUM", [a, b], [_out(mb, "int64", [2, 3, 4])])
+    peak = handle(mb, "peak")
+    peak_now = mb.tensor("peak_now", "int64", [4])
+    mb.op("READ_VARIABLE", [peak], [peak_now])
+    peak_next = _out(mb, "int64", [4])
+    mb.op("MAXIMUM", [peak_now, b], [peak_next])
+    mb.op("ASSIGN_VARIABLE", [peak, peak_next], [])
     inputs = {dtype: mb.input(f"x_{dtype}", dtype, [2, 5]) for dtype in (*CAST_FROM, "uint32")}
     magnitude = mb.tensor("magnitude", "float32", [2, 5])
     mb.op("ABS", [inputs["float32"]], [magnitude])
