@@ -68,6 +68,7 @@ class CompiledModel:
 def compile_model(path, options):
     check_options(options)
     graph = _read_graph(path)
+    _check_int64_alignment(graph, options.alignment)
     views = find_views(graph, options.inputs_in_arena)
     # Not into or out of a subgraph's steps: a fused producer would not run where the other branch needs it.
     fusions = find_fusions(graph, views, options.alignment) if options.fusion and not graph.blocks else {}
@@ -153,6 +154,15 @@ def _lower_and_plan(graph, views, options, fusions):
     outcome = plan(buffers, options.alignment)
     verify_plan(buffers, outcome.arena_size, options.alignment, graph.source)
     return _Planned(calls, backends, buffers, outcome)
+
+
+def _check_int64_alignment(graph, alignment):
+    """int64 tensors in the arena or the state are int64_t, which C aligns to 8 bytes (UBSan
+    checks it on the host): an alignment below 8 is refused for a model that has them."""
+    wide = next((t for t in graph.tensors if t.dtype == "int64" and not t.is_constant), None)
+    if wide is not None and alignment < 8:
+        raise TinyAotError(f"alignment {alignment} is below 8, the alignment of int64 tensors",
+                           file=graph.source, tensor=wide.name)
 
 
 def check_options(options):

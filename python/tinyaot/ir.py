@@ -17,7 +17,8 @@ DTYPES = {
     "uint8": (np.uint8, "uint8_t", "TINYAOT_UINT8"),
     "int16": (np.int16, "int16_t", "TINYAOT_INT16"),
     "int32": (np.int32, "int32_t", "TINYAOT_INT32"),
-    "int64": (np.int64, "int64_t", "TINYAOT_INT64"),  # constants only: 16x8 biases
+    "int64": (np.int64, "int64_t", "TINYAOT_INT64"),
+    "uint32": (np.uint32, "uint32_t", "TINYAOT_UINT32"),  # CAST's only (TFLM has no other uint32 kernel)
     "float32": (np.float32, "float", "TINYAOT_FLOAT32"),
     # A resource variable's handle (VAR_HANDLE's output): resolved to the variable at build
     # time (frontend/resources.py), never stored; 4 bytes, as TFLM's int32 resource id.

@@ -21,10 +21,10 @@ from tflite.BuiltinOptions import BuiltinOptions
 from tflite.TensorType import TensorType
 
 _TYPES = {"int8": TensorType.INT8, "uint8": TensorType.UINT8, "int16": TensorType.INT16,
-          "int32": TensorType.INT32, "int64": TensorType.INT64, "float32": TensorType.FLOAT32,
-          "resource": TensorType.RESOURCE, "bool": TensorType.BOOL}
-_NP = {"bool": np.bool_, "int8": np.int8, "uint8": np.uint8, "int16": np.int16, "int32": np.int32, "int64": np.int64,
-       "float32": np.float32}
+          "int32": TensorType.INT32, "uint32": TensorType.UINT32, "int64": TensorType.INT64,
+          "float32": TensorType.FLOAT32, "resource": TensorType.RESOURCE, "bool": TensorType.BOOL}
+_NP = {"bool": np.bool_, "int8": np.int8, "uint8": np.uint8, "int16": np.int16, "int32": np.int32, "uint32": np.uint32,
+       "int64": np.int64, "float32": np.float32}
 
 
 def _module(name):

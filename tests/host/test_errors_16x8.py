@@ -4,10 +4,12 @@ the catalog's *_16x8 models in test_models_host.py.)"""
 
 import numpy as np
 import pytest
+import tflite
 
 from tinyaot.compiler import Options, compile_model
 from tinyaot.errors import TinyAotError
 from tinyaot.modelbuilder import ModelBuilder
+from tinyaot.testing import catalog
 
 
 def fc_16x8(in_zp=0, bias_dtype="int64", weight_zp=0, bias_const=True, bias_value=0):
@@ -54,7 +56,7 @@ def transpose_conv_16x8(bias_dtype="int64", out_zp=0):
     (depthwise_16x8("int32"),
      r"operator 0 \(DEPTHWISE_CONV_2D\): tensor 'b': dtype int32 is not supported here \(supported: int64\)"),
     (fc_16x8(bias_dtype="int64", bias_const=False),
-     r"tensor 'b': int64 tensors are supported as constants only \(the biases of 16x8 layers\)"),
+     r"operator 0 \(FULLY_CONNECTED\): tensor 'b': must be a constant tensor \(it is computed at run time\)"),
     # Four products of |1 x 32768| on top of the bias: exactly 2^47.
     (fc_16x8(bias_value=2**47 - 4 * 32768),
      r"operator 0 \(FULLY_CONNECTED\): tensor 'b': int64 bias and products reach 140737488355328, beyond the "
@@ -64,7 +66,7 @@ def transpose_conv_16x8(bias_dtype="int64", out_zp=0):
     (transpose_conv_16x8(out_zp=4),
      r"operator 0 \(TRANSPOSE_CONV\): tensor 'y': int16 zero point must be 0, not 4 \(TFLM's 16x8 kernels add no "
      r"offset\)"),
-], ids=["input-zero-point", "weight-zero-point", "int16-bias", "depthwise-int32-bias", "int64-activation",
+], ids=["input-zero-point", "weight-zero-point", "int16-bias", "depthwise-int32-bias", "int64-bias-computed",
         "int64-bias-past-2^47", "transpose-conv-int32-bias", "transpose-conv-output-zero-point"])
 def test_16x8_errors(tmp_path, data, message):
     path = tmp_path / "bad.tflite"
@@ -78,3 +80,18 @@ def test_int64_bias_just_inside_2_47_compiles(tmp_path):
     path = tmp_path / "ok.tflite"
     path.write_bytes(fc_16x8(bias_value=2**47 - 4 * 32768 - 1))
     compile_model(path, Options("ok"))
+
+
+def test_lstm_16x8_bias_past_2_47_is_refused(tmp_path):
+    """An LSTM gate rescales its input products plus bias in 64 bits as the layers above do (a
+    damaged bias near 2^56 overflowed that product, in TFLM's C++ and in the kernel here)."""
+    data = bytearray(catalog.build("lstm_audio_fc_16x8", tmp_path).read_bytes())
+    model = tflite.Model.GetRootAsModel(data, 0)
+    graph = model.Subgraphs(0)
+    bias = next(graph.Tensors(i) for i in range(graph.TensorsLength()) if graph.Tensors(i).Name() == b"lstm1_b3")
+    model.Buffers(bias.Buffer()).DataAsNumpy().view(np.int64)[0] = 2**47
+    path = tmp_path / "bad.tflite"
+    path.write_bytes(data)
+    with pytest.raises(TinyAotError, match=r"operator 0 \(UNIDIRECTIONAL_SEQUENCE_LSTM\): tensor 'lstm1_b3': int64 "
+                                           r"bias and products reach \d+, beyond the \+-2\^47"):
+        compile_model(path, Options("bad"))

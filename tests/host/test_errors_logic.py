@@ -73,7 +73,7 @@ def _update(update_shape):
 
 CASES = [
     (_binary("LESS", "int16"), r"operator 0 \(LESS\): tensor 'a': dtype int16 is not supported here "
-                               r"\(supported: float32, int32, int8\)"),
+                               r"\(supported: float32, int32, int64, int8\)"),
     (_binary("GREATER", "int16"), r"operator 0 \(GREATER\): tensor 'a': int16 is not supported: TFLM's GREATER "
                                   r"reads int16 scaling its Prepare never sets"),
     (_binary("GREATER", "bool"), r"operator 0 \(GREATER\): tensor 'a': dtype bool is not supported here"),
@@ -83,7 +83,9 @@ CASES = [
                                                     r"supported here \(supported: bool\)"),
     (_binary("LOGICAL_AND", "float32"), r"operator 0 \(LOGICAL_AND\): tensor 'a': dtype float32 is not supported"),
     (_unary("CAST", "float32", "bool"), r"operator 0 \(CAST\): tensor 'y': dtype bool is not supported here "
-                                        r"\(supported: int8, int16, int32, float32\)"),
+                                        r"\(supported: int8, int16, int32, uint32, float32\)"),
+    (_unary("CAST", "int64", "int32"), r"operator 0 \(CAST\): tensor 'x': dtype int64 is not supported here "
+                                       r"\(supported: int8, int16, int32, uint32, float32, bool\)"),
     (_unary("LOGICAL_NOT", "int8", "bool"), r"operator 0 \(LOGICAL_NOT\): tensor 'x': dtype int8 is not supported"),
     (_select(Q, dict(scale=0.2, zero_point=0)), r"operator 0 \(SELECT_V2\): tensor 'yy': input quantization "
                                                 r"\(scale 0.2, zero point 0\) differs from the output's"),

@@ -54,10 +54,10 @@ def assert_matches_tflm(host, path, calls=5):
 # The target lane runs every model's blob on the M3 (bit-exact); here, under the sanitizers,
 # a sample reaches every kind of table (convolution and depthwise layouts, band fusions,
 # fully connected, SVDF and LSTM state, gathers, resize tables, quantize thresholds, bool
-# and resource variables), every model with TINYAOT_BLOB_ALL_MODELS=1.
+# and resource variables, int64 tables read by 8-byte copies), every model with TINYAOT_BLOB_ALL_MODELS=1.
 BLOB_SAMPLE = ["ds_cnn_kws", "mini_mobilenet", "conv_pixel_pairs", "depthwise_multipliers", "fusion_conv_1x1_stride2",
                "residual_u_first_remainder", "fc_batched_per_channel_relu6", "svdf_rank2_batch2", "lstm_seq28",
-               "gathers", "resize_bilinear", "dnn_kws_float_io", "compare_logic", "resource_variables"]
+               "gathers", "resize_bilinear", "dnn_kws_float_io", "compare_logic", "resource_variables", "int64_moves"]
 BLOB_MODELS = catalog.names(forms=False) if os.environ.get("TINYAOT_BLOB_ALL_MODELS") == "1" else BLOB_SAMPLE
 
 

@@ -64,7 +64,7 @@ def _variable(tensors, key, value, op, fail):
         fail(f"resource variable '{key[1]}' of {value.dtype} with zero point {zero_point} is not supported "
              f"(TFLM would start it at bytes of value 0x{zero_point & 0xFF:02x})",
              tensor=value.name, op_index=op.index, op_type=op.type)
-    if value.dtype in ("resource", "int64"):
+    if value.dtype == "resource":
         fail(f"a resource variable holding {value.dtype} is not supported", tensor=value.name,
              op_index=op.index, op_type=op.type)
     tensors.append(Tensor(len(tensors), key[1] or "resource_variable", value.dtype, value.shape, quant=value.quant,

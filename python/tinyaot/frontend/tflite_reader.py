@@ -28,6 +28,7 @@ _TENSOR_TYPES = {
     TensorType.INT16: "int16",
     TensorType.INT32: "int32",
     TensorType.INT64: "int64",
+    TensorType.UINT32: "uint32",
     TensorType.FLOAT32: "float32",
     TensorType.RESOURCE: "resource",
     TensorType.BOOL: "bool",
@@ -219,8 +220,8 @@ class _Reader:
         name = (t.Name() or b"").decode("utf-8", "replace") or f"tensor_{i}"
         if t.Type() not in _TENSOR_TYPES:
             type_name = _TYPE_NAMES.get(t.Type(), f"#{t.Type()}")
-            self.fail(f"unsupported dtype {type_name} (supported: int8, uint8, int16, int32, float32, bool; int64 constants; "
-                      "resource handles)",
+            self.fail(f"unsupported dtype {type_name} (supported: int8, uint8, int16, int32, uint32, int64, float32, "
+                      "bool; resource handles)",
                       tensor=name)
         dtype = _TENSOR_TYPES[t.Type()]
         shape = tuple(int(d) for d in t.ShapeAsNumpy()) if t.ShapeLength() else ()
@@ -234,8 +235,6 @@ class _Reader:
             self.fail(f"shape {list(shape)} needs {tensor.nbytes} bytes, more than a 32-bit target addresses",
                       tensor=name)
         tensor.data = self.buffer_data(t.Buffer(), tensor)
-        if dtype == "int64" and tensor.data is None:
-            self.fail("int64 tensors are supported as constants only (the biases of 16x8 layers)", tensor=name)
         return tensor
 
     def quantization(self, t, name, dtype, shape):

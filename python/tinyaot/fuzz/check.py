@@ -28,7 +28,8 @@ from tinyaot.planner.greedy import align_up
 from tinyaot.host.oracle import random_inputs, run_in_child
 
 CALLS = 2  # two calls in a row: stateful models must agree on the second too
-_NP = {0: np.int8, 1: np.int16, 2: np.int32, 3: np.float32, 4: np.uint8, 5: np.bool_}
+_NP = {0: np.int8, 1: np.int16, 2: np.int32, 3: np.float32, 4: np.uint8, 5: np.bool_,
+       6: np.int64, 7: np.uint32}
 _SENTINELS = (0xA5, 0x5A)
 
 # A standalone runner (a process of its own, so a sanitizer report or a crash

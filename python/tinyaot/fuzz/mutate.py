@@ -10,12 +10,13 @@ from tflite.BuiltinOperator import BuiltinOperator
 from tflite.BuiltinOptions import BuiltinOptions
 
 from tinyaot.frontend.tflite_reader import _TENSOR_TYPES, _raw_builtin_code, options_table
+from tinyaot.ir import DTYPES
 from tinyaot.modelbuilder import ModelBuilder
 from tinyaot.ops import LOWERINGS, VIEW_OPS
 
-# A dtype mutation picks among these; int64 (the biases of 16x8 models) is only decoded, and a
-# resource handle holds no data to mutate.
-_DTYPES = {k: v for k, v in _TENSOR_TYPES.items() if v not in ("int64", "resource")}
+# A dtype mutation picks among these (every dtype the reader takes); a resource handle holds no
+# data to mutate.
+_DTYPES = {k: v for k, v in _TENSOR_TYPES.items() if v != "resource"}
 _OPTION_NAMES = sorted(k for k in vars(BuiltinOptions) if not k.startswith("_") and k != "NONE")
 # Operator codes a mutation may switch to: what tinyaot lowers, and one it does not.
 _SUPPORTED_OPS = sorted(set(LOWERINGS) | VIEW_OPS | {"TANH"})
@@ -196,8 +197,8 @@ def m_buffer(mb, rng):
         what = "cut short"
     elif choice == 2:
         n = int(np.prod(t["shape"])) if t["shape"] else 1
-        mb.buffers.append(bytes(rng.integers(0, 256, size=min(n * 4, 1 << 16), dtype=np.uint8))[:n * (
-            4 if t["dtype"] in ("int32", "float32") else 2 if t["dtype"] == "int16" else 1)])
+        mb.buffers.append(bytes(rng.integers(0, 256, size=min(n * 8, 1 << 16), dtype=np.uint8))[:n * (
+            np.dtype(DTYPES[t["dtype"]][0]).itemsize)])
         what = "gains random data"
     elif choice == 3:
         t["buffer"] = int(rng.integers(0, len(mb.buffers) + 2))

@@ -14,7 +14,8 @@ from . import protocol as P
 from .errors import DeviceError, DeviceFault, DeviceTimeout, ProtocolError
 
 # tinyaot_dtype (tinyaot.h) -> numpy
-DTYPES = {0: np.int8, 1: np.int16, 2: np.int32, 3: np.float32, 4: np.uint8, 5: np.bool_}
+DTYPES = {0: np.int8, 1: np.int16, 2: np.int32, 3: np.float32, 4: np.uint8, 5: np.bool_,
+          6: np.int64, 7: np.uint32}
 
 # How long the line must stay quiet before unexpected bytes are judged.
 _GARBAGE_QUIET_S = 0.3

@@ -16,7 +16,8 @@ from tinyaot.errors import TinyAotError
 
 WARNING_FLAGS = ["-std=c99", "-Wall", "-Wextra", "-Werror"]
 SANITIZE_FLAGS = ["-fsanitize=address,undefined", "-fno-sanitize-recover=all", "-fno-omit-frame-pointer"]
-_NP_DTYPES = {0: np.int8, 1: np.int16, 2: np.int32, 3: np.float32, 4: np.uint8, 5: np.bool_}
+_NP_DTYPES = {0: np.int8, 1: np.int16, 2: np.int32, 3: np.float32, 4: np.uint8, 5: np.bool_,
+              6: np.int64, 7: np.uint32}
 _MAX_RANK = 6
 
 

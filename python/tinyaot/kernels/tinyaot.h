@@ -21,7 +21,9 @@ enum tinyaot_dtype {
     TINYAOT_INT32 = 2,
     TINYAOT_FLOAT32 = 3,
     TINYAOT_UINT8 = 4,
-    TINYAOT_BOOL = 5    /* uint8_t: 0 false, anything else true; outputs hold 0 or 1 */
+    TINYAOT_BOOL = 5,   /* uint8_t: 0 false, anything else true; outputs hold 0 or 1 */
+    TINYAOT_INT64 = 6,
+    TINYAOT_UINT32 = 7
 };
 
 #define TINYAOT_MAX_RANK 6

@@ -1,11 +1,12 @@
 /*
- * tinyaot_cast.h - CAST between int8, int16, int32, float32 and bool (input
- * only): each value converted as C converts it, TFLM's cast.cc static_cast.
+ * tinyaot_cast.h - CAST between int8, int16, int32, uint32, float32 and bool
+ * (input only): each value converted as C converts it, TFLM's cast.cc
+ * static_cast.
  *
  * Integers narrow modulo 2^n (GCC's and every Arm compiler's definition, as
- * for TFLM's C++), float32 to an integer truncates toward zero (out of the
- * target's range the result is undefined in C and C++ alike), bool reads
- * nonzero as 1. Quantization is ignored, as TFLM ignores it.
+ * for TFLM's C++; to uint32 C defines it), float32 to an integer truncates
+ * toward zero (out of the target's range the result is undefined in C and C++
+ * alike), bool reads nonzero as 1. Quantization is ignored, as TFLM ignores it.
  */
 #ifndef TINYAOT_CAST_H
 #define TINYAOT_CAST_H
@@ -15,7 +16,7 @@
 struct tinyaot_cast_params {
     int32_t size;
     int32_t input_dtype;   /* enum tinyaot_dtype */
-    int32_t output_dtype;  /* TINYAOT_INT8, _INT16, _INT32 or _FLOAT32 */
+    int32_t output_dtype;  /* TINYAOT_INT8, _INT16, _INT32, _UINT32 or _FLOAT32 */
 };
 
 #define TINYAOT_CAST_LOOP(in_t, read, out_t)                      \
@@ -32,6 +33,7 @@ struct tinyaot_cast_params {
     case TINYAOT_INT8: TINYAOT_CAST_LOOP(in_t, read, int8_t); break;                 \
     case TINYAOT_INT16: TINYAOT_CAST_LOOP(in_t, read, int16_t); break;               \
     case TINYAOT_INT32: TINYAOT_CAST_LOOP(in_t, read, int32_t); break;               \
+    case TINYAOT_UINT32: TINYAOT_CAST_LOOP(in_t, read, uint32_t); break;             \
     default: TINYAOT_CAST_LOOP(in_t, read, float); break;                            \
     }
 
@@ -42,6 +44,7 @@ static void tinyaot_cast(const struct tinyaot_cast_params *p, const void *input,
     case TINYAOT_INT8: TINYAOT_CAST_TO(int8_t, in[i]); break;
     case TINYAOT_INT16: TINYAOT_CAST_TO(int16_t, in[i]); break;
     case TINYAOT_INT32: TINYAOT_CAST_TO(int32_t, in[i]); break;
+    case TINYAOT_UINT32: TINYAOT_CAST_TO(uint32_t, in[i]); break;
     case TINYAOT_BOOL: TINYAOT_CAST_TO(uint8_t, in[i] != 0); break;
     default: TINYAOT_CAST_TO(float, in[i]); break;
     }

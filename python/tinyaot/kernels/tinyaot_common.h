@@ -10,6 +10,7 @@
 #define TINYAOT_COMMON_H
 
 #include <stdint.h>
+#include <string.h>
 
 /*
  * TINYAOT_ALWAYS_INLINE: for small helpers whose constant arguments must reach their loops.
@@ -589,6 +590,15 @@ static inline int32_t tinyaot_one_minus_x_over_one_plus_x_for_x_in_0_1(int32_t a
 {
     /* 2 / (1 + a) - 1 in Q2, rescaled to Q0. */
     return tinyaot_sat_shift_left(tinyaot_two_over_one_plus_x_q2(a) - (1 << 29), 2);
+}
+
+/* Value i of an int64 tensor or table: memcpy, since a weights blob aligns its tables to 4
+   bytes, not 8 (an int64 constant may sit there). */
+static inline int64_t tinyaot_load_i64(const void *values, int32_t i)
+{
+    int64_t v;
+    memcpy(&v, (const uint8_t *)values + 8 * i, sizeof v);
+    return v;
 }
 
 #endif /* TINYAOT_COMMON_H */

@@ -1,7 +1,8 @@
 /*
  * tinyaot_compare.h - EQUAL, NOT_EQUAL, GREATER, GREATER_EQUAL, LESS and
- * LESS_EQUAL with broadcasting: float32, int32 and bool (EQUAL, NOT_EQUAL)
- * values compared as they are, int8 rescaled first; the output is bool (0/1).
+ * LESS_EQUAL with broadcasting: float32, int32, int64 and bool (EQUAL,
+ * NOT_EQUAL) values compared as they are, int8 rescaled first; the output is
+ * bool (0/1).
  *
  * Matches TFLM's comparisons.cc: int8 values go through ComparisonWithScaling,
  * (v - zero point) * 2^8 times each input's own scale as a multiplier below one
@@ -32,13 +33,18 @@ struct tinyaot_compare_params {
     int32_t input2_offset, input2_multiplier, input2_shift;
 };
 
-/* a OP b for TINYAOT_COMPARE_* op, on int32_t or float operands (C's comparisons: NaN unordered). */
+/* a OP b for TINYAOT_COMPARE_* op, on integer or float operands (C's comparisons: NaN unordered). */
 #define TINYAOT_COMPARE_BY(op, a, b)                                                         \
     ((op) == TINYAOT_COMPARE_EQUAL ? (a) == (b) : (op) == TINYAOT_COMPARE_NOT_EQUAL ? (a) != (b) \
      : (op) == TINYAOT_COMPARE_GREATER ? (a) > (b) : (op) == TINYAOT_COMPARE_GREATER_EQUAL ? (a) >= (b) \
      : (op) == TINYAOT_COMPARE_LESS ? (a) < (b) : (a) <= (b))
 
 static inline uint8_t tinyaot_compare_i32(int32_t a, int32_t b, int32_t op)
+{
+    return (uint8_t)TINYAOT_COMPARE_BY(op, a, b);
+}
+
+static inline uint8_t tinyaot_compare_i64(int64_t a, int64_t b, int32_t op)
 {
     return (uint8_t)TINYAOT_COMPARE_BY(op, a, b);
 }
@@ -66,6 +72,8 @@ static inline uint8_t tinyaot_compare_one(const struct tinyaot_compare_params *p
                                       p->input2_shift), p->op);
     case TINYAOT_INT32:
         return tinyaot_compare_i32(((const int32_t *)input1)[i], ((const int32_t *)input2)[j], p->op);
+    case TINYAOT_INT64:
+        return tinyaot_compare_i64(tinyaot_load_i64(input1, i), tinyaot_load_i64(input2, j), p->op);
     case TINYAOT_BOOL:
         return tinyaot_compare_i32(((const uint8_t *)input1)[i] != 0, ((const uint8_t *)input2)[j] != 0, p->op);
     default:

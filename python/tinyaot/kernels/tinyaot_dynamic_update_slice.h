@@ -12,6 +12,8 @@
 
 #include <stdint.h>
 
+#include "tinyaot_common.h"
+
 #define TINYAOT_DUS_MAX_DIMS 6
 
 struct tinyaot_dynamic_update_slice_params {
@@ -38,7 +40,7 @@ static void tinyaot_dynamic_update_slice(const struct tinyaot_dynamic_update_sli
         }
     }
     for (d = 0; d < p->rank; d++) {
-        const int64_t raw = p->indices_int64 ? ((const int64_t *)start_indices)[d]
+        const int64_t raw = p->indices_int64 ? tinyaot_load_i64(start_indices, d)
                                              : ((const int32_t *)start_indices)[d];
         const int64_t last = operand_dims[d] - update_dims[d];
         origin += (int32_t)(raw < 0 ? 0 : raw > last ? last : raw) * operand_strides[d];

@@ -1,6 +1,6 @@
 /*
  * tinyaot_maximum_minimum.h - MAXIMUM and MINIMUM with broadcasting, for
- * int8, int16, int32 and float32.
+ * int8, int16, int32, int64 and float32.
  *
  * Matches TFLM's reference_ops::MaximumMinimumBroadcastSlow with MaximumOp
  * (a > b ? a : b) and MinimumOp (a < b ? a : b): raw values are compared, so
@@ -13,6 +13,7 @@
 
 #include "tinyaot.h"
 #include "tinyaot_broadcast.h"
+#include "tinyaot_common.h"
 
 struct tinyaot_maximum_minimum_params {
     int32_t size;      /* output values */
@@ -22,6 +23,11 @@ struct tinyaot_maximum_minimum_params {
 };
 
 static inline int32_t tinyaot_pick_i32(int32_t a, int32_t b, int32_t maximum)
+{
+    return maximum ? (a > b ? a : b) : (a < b ? a : b);
+}
+
+static inline int64_t tinyaot_pick_i64(int64_t a, int64_t b, int32_t maximum)
 {
     return maximum ? (a > b ? a : b) : (a < b ? a : b);
 }
@@ -48,6 +54,10 @@ static inline void tinyaot_maximum_minimum_value(const void *params, const void 
     case TINYAOT_INT32:
         ((int32_t *)output)[n] = tinyaot_pick_i32(((const int32_t *)input1)[i],
                                                   ((const int32_t *)input2)[j], p->maximum);
+        break;
+    case TINYAOT_INT64:
+        ((int64_t *)output)[n] = tinyaot_pick_i64(tinyaot_load_i64(input1, i), tinyaot_load_i64(input2, j),
+                                                  p->maximum);
         break;
     default:
         ((float *)output)[n] = tinyaot_pick_f32(((const float *)input1)[i],

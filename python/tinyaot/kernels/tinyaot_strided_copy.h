@@ -13,12 +13,14 @@
 #ifndef TINYAOT_STRIDED_COPY_H
 #define TINYAOT_STRIDED_COPY_H
 
+#include <string.h>
+
 #include "tinyaot_broadcast.h"
 
 struct tinyaot_strided_copy_params {
     int32_t size;           /* output values */
     int32_t rank;           /* entries in dims/strides, 1..TINYAOT_BROADCAST_MAX_DIMS */
-    int32_t element_bytes;  /* 1, 2 or 4 */
+    int32_t element_bytes;  /* 1, 2, 4 or 8 */
     int32_t start;          /* input value of the first output value */
 };
 
@@ -38,6 +40,8 @@ static void tinyaot_strided_copy(const struct tinyaot_strided_copy_params *p, co
             switch (p->element_bytes) {
             case 1: ((uint8_t *)output)[n + k] = ((const uint8_t *)input)[from]; break;
             case 2: ((uint16_t *)output)[n + k] = ((const uint16_t *)input)[from]; break;
+            /* memcpy: an int64 table in a weights blob is 4-byte aligned only */
+            case 8: memcpy((uint8_t *)output + 8 * (n + k), (const uint8_t *)input + 8 * from, 8); break;
             default: ((uint32_t *)output)[n + k] = ((const uint32_t *)input)[from]; break;
             }
         }

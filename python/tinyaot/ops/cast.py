@@ -1,7 +1,7 @@
-"""CAST between the dtypes TFLM's cast.cc takes that tensors here hold: from int8, int16,
-int32, float32 or bool to int8, int16, int32 or float32 (TFLM casts to no bool; its
-uint32 is not a dtype here). Values convert as C converts them (kernels/tinyaot_cast.h);
-quantization is ignored, as TFLM ignores it."""
+"""CAST between the dtypes TFLM's cast.cc takes: from int8, int16, int32, uint32, float32 or
+bool to int8, int16, int32, uint32 or float32 (TFLM casts to no bool, and neither from nor to
+int64). Values convert as C converts them (kernels/tinyaot_cast.h); quantization is ignored,
+as TFLM ignores it."""
 
 from tinyaot.ir import DTYPES
 from tinyaot.ops.activation import _expect_same_shape
@@ -11,8 +11,8 @@ from tinyaot.ops.base import KernelCall, ParamStruct, TensorRef
 def lower_cast(ctx):
     ctx.expect(len(ctx.op.inputs) == 1, f"expects 1 input, has {len(ctx.op.inputs)}")
     inp, out = ctx.input(0), ctx.output()
-    ctx.expect_dtype(inp, "int8", "int16", "int32", "float32", "bool")
-    ctx.expect_dtype(out, "int8", "int16", "int32", "float32")
+    ctx.expect_dtype(inp, "int8", "int16", "int32", "uint32", "float32", "bool")
+    ctx.expect_dtype(out, "int8", "int16", "int32", "uint32", "float32")
     _expect_same_shape(ctx, inp, out)
     params = ParamStruct("struct tinyaot_cast_params", {
         "size": inp.num_elements, "input_dtype": DTYPES[inp.dtype][2], "output_dtype": DTYPES[out.dtype][2]})

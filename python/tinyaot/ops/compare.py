@@ -1,11 +1,10 @@
 """EQUAL, NOT_EQUAL, GREATER, GREATER_EQUAL, LESS and LESS_EQUAL (kernels/tinyaot_compare.h),
 with TFLite's broadcasting and a bool output, in the dtypes TFLM's comparisons.cc takes that
-tensors here can hold: float32, int32 and int8 for all six, bool for EQUAL and NOT_EQUAL.
+tensors here can hold: float32, int32, int64 and int8 for all six, bool for EQUAL and NOT_EQUAL.
 
 int8 values are compared after TFLM's rescaling (ComparisonsPrepare): each input's own
 scale as a multiplier below one (QuantizeMultiplierSmallerThanOneExp, which aborts on a
-scale of 1 or more: refused here). TFLM's int64 forms need int64 activations, which
-tinyaot does not hold; its int16 GREATER reads scaling parameters its Prepare never sets
+scale of 1 or more: refused here). TFLM's int16 GREATER reads scaling parameters its Prepare never sets
 (only int8's), so it has no defined result to match and is refused."""
 
 import numpy as np
@@ -15,7 +14,7 @@ from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, TensorRef
 from tinyaot.ops.elementwise import broadcast_table, checked_broadcast
 from tinyaot.quant import quantize_multiplier
 
-ORDERED = ("float32", "int32", "int8")
+ORDERED = ("float32", "int32", "int64", "int8")
 KINDS = {"EQUAL": ORDERED + ("bool",), "NOT_EQUAL": ORDERED + ("bool",), "GREATER": ORDERED,
          "GREATER_EQUAL": ORDERED, "LESS": ORDERED, "LESS_EQUAL": ORDERED}
 

@@ -1,5 +1,5 @@
-"""DYNAMIC_UPDATE_SLICE (float32, int8, int16, int32; start indices int32, or int64 when
-constant, since int64 tensors are constants here), TFLM's dynamic_update_slice.cc: the
+"""DYNAMIC_UPDATE_SLICE (float32, int8, int16, int32; start indices int32 or int64),
+TFLM's dynamic_update_slice.cc: the
 start indices are read at run time and clamped as TFLM clamps them
 (kernels/tinyaot_dynamic_update_slice.h). Values move as stored, so the update and the
 output must be quantized as the operand."""

@@ -19,7 +19,8 @@ def _expect_output_shape(ctx, out, shape, what):
 
 def lower_broadcast_to(ctx):
     inp, shape_t, out = ctx.input(0), ctx.input(1), ctx.output()
-    expect_moved_values(ctx, inp, [out], ("int8", "int16", "int32", "float32"))
+    # TFLM's BroadcastTo copies bytes of any dtype
+    expect_moved_values(ctx, inp, [out], ("int8", "uint8", "int16", "int32", "uint32", "int64", "float32", "bool"))
     shape = constant_ints(ctx, shape_t, ("int32", "int64"))
     _expect_output_shape(ctx, out, shape, "the shape input")
     ctx.expect(len(shape) <= BROADCAST_TO_MAX_DIMS and len(inp.shape) <= len(shape),
@@ -43,7 +44,7 @@ def lower_fill(ctx):
 
 def lower_zeros_like(ctx):
     inp, out = ctx.input(0), ctx.output()
-    expect_moved_values(ctx, inp, [out], ("int8", "int32", "float32"))
+    expect_moved_values(ctx, inp, [out], ("int8", "int32", "int64", "float32"))
     _expect_output_shape(ctx, out, inp.shape, "the input's")
     zero = ParamArray(inp.ctype, np.zeros(1, inp.dtype))  # the stored value 0, as TFLM (not the zero point)
     return strided_copy(ctx, zero, out, out.shape, [0] * len(out.shape), 0)

@@ -15,6 +15,7 @@ import numpy as np
 from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, TensorList, TensorRef
 from tinyaot.ops.activation_s16 import checked_log2
 from tinyaot.ops.lut import sigmoid_table
+from tinyaot.ops.s16 import expect_rescale_defined
 from tinyaot.quant import fold_input_offset, requantize_multiplier
 
 INPUT = 0
@@ -181,6 +182,8 @@ def lower_16x8(ctx, inp, weights_in, weights_rec, biases, hidden, cell, out):
         ctx.expect(t.zero_point == 0, f"int16 activations must have zero point 0, not {t.zero_point}", t.index)
     sizes, cell_clip = _sizes(ctx, inp, weights_in, weights_rec, biases, hidden, cell, out)
     params = _integer_params(ctx, inp, weights_in, weights_rec, hidden, cell, out, sizes, cell_clip)
+    for w, b in zip(weights_in, biases):  # each gate's input products and bias are rescaled in 64 bits
+        expect_rescale_defined(ctx, w, b)
     return [KernelCall("tinyaot_lstm_s16", [
         *params, ParamArray("int64_t", np.concatenate([b.data.astype(np.int64) for b in biases])),
         ParamArray("uint16_t", sigmoid_table()),

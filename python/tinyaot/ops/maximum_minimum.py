@@ -1,4 +1,4 @@
-"""MAXIMUM and MINIMUM: int8, int16, int32 and float32, with TFLite's broadcasting.
+"""MAXIMUM and MINIMUM: int8, int16, int32, int64 and float32, with TFLite's broadcasting.
 
 TFLM compares the stored values and ignores quantization, which is only right
 when both inputs and the output share one scale and zero point (the TFLite
@@ -12,7 +12,7 @@ from tinyaot.ir import DTYPES
 from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, TensorRef
 from tinyaot.ops.elementwise import broadcast_table, checked_broadcast
 
-SUPPORTED = ("int8", "int16", "int32", "float32")
+SUPPORTED = ("int8", "int16", "int32", "int64", "float32")
 
 
 def _lower(ctx, maximum):

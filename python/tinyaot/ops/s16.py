@@ -48,11 +48,16 @@ def _weights_and_bias(ctx, weights, bias, channels, bias_dtypes):
     # The int64 sum stays in int32 when every channel's products do.
     products = _product_bounds(ctx, weights)
     if bias is not None:
-        # TFLM's 64-bit rescale assumes |sum + bias| < 2^47; beyond 2^48 its product overflows.
-        worst = max(abs(int(b)) + products[c] for c, b in enumerate(np.asarray(bias.data).reshape(-1)))
-        ctx.expect(worst < 2**47, f"int64 bias and products reach {worst}, beyond the +-2^47 that TFLM's 64-bit "
-                   "rescale (MultiplyByQuantizedMultiplier) is defined for", bias.index)
+        expect_rescale_defined(ctx, weights, bias)
     return BIAS_MODES["int64"], int(max(products) <= 2**31 - 1)  # int16 (TRANSPOSE_CONV): widened to int64
+
+
+def expect_rescale_defined(ctx, weights, bias):
+    """TFLM's 64-bit rescale assumes |sum + bias| < 2^47; beyond 2^48 its product overflows."""
+    products = _product_bounds(ctx, weights)
+    worst = max(abs(int(b)) + int(products[c]) for c, b in enumerate(np.asarray(bias.data).reshape(-1)))
+    ctx.expect(worst < 2**47, f"int64 bias and products reach {worst}, beyond the +-2^47 that TFLM's 64-bit "
+               "rescale (MultiplyByQuantizedMultiplier) is defined for", bias.index)
 
 
 def _product_bounds(ctx, weights):

@@ -33,7 +33,7 @@ def lower_concatenation(ctx):
                f"has {len(inputs)} inputs (1 to {MAX_CONCAT_INPUTS} are supported, as in TFLM)")
     ctx.expect(ctx.op.options.get("fused_activation_function", 0) == 0,
                "a fused activation is not supported (TFLM requires NONE)")
-    ctx.expect_dtype(out, "int8", "int16", "int32", "float32", "bool")
+    ctx.expect_dtype(out, "int8", "int16", "int32", "int64", "float32", "bool")
     rank = len(out.shape)
     ctx.expect(1 <= rank <= MAX_CONCAT_DIMS, f"output rank {rank} is not supported (1 to {MAX_CONCAT_DIMS})",
                out.index)
@@ -85,7 +85,7 @@ def lower_pack(ctx):
     ctx.expect(len(inputs) >= 1 and len(inputs) == ctx.op.options.get("values_count", len(inputs)),
                f"has {len(inputs)} inputs but values_count {ctx.op.options.get('values_count')}")
     for t in inputs:
-        expect_moved_values(ctx, t, [out], ("int8", "int16", "int32", "float32"))
+        expect_moved_values(ctx, t, [out], ("int8", "int16", "int32", "int64", "float32"))
     shape = list(inputs[0].shape)
     rank = len(shape) + 1
     axis = int(ctx.op.options.get("axis", 0))

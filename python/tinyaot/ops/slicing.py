@@ -25,8 +25,8 @@ def lower_slice(ctx):
     inp, out = ctx.input(0), ctx.output()
     expect_moved_values(ctx, inp, [out], ("int8", "uint8", "int16", "int32", "float32", "bool"))
     rank = len(inp.shape)
-    begin = constant_ints(ctx, ctx.input(1))
-    size = constant_ints(ctx, ctx.input(2))
+    begin = constant_ints(ctx, ctx.input(1), ("int32", "int64"))
+    size = constant_ints(ctx, ctx.input(2), ("int32", "int64"))
     ctx.expect(len(begin) == rank and len(size) == rank,
                f"begin {begin} and size {size} must have one value per input dimension ({rank})")
     counts = []
@@ -159,7 +159,7 @@ def lower_unpack(ctx):
 def lower_reverse_v2(ctx):
     """The input read backwards along the constant axes, which TFLM requires to be adjacent."""
     inp, out = ctx.input(0), ctx.output()
-    expect_moved_values(ctx, inp, [out], ("int8", "uint8", "int16", "int32", "float32", "bool"))
+    expect_moved_values(ctx, inp, [out], ("int8", "uint8", "int16", "int32", "int64", "float32", "bool"))
     rank = len(inp.shape)
     axes = sorted(_axis(ctx, a, rank, ctx.op.inputs[1]) for a in constant_ints(ctx, ctx.input(1)))
     ctx.expect(not axes or axes == list(range(axes[0], axes[0] + len(axes))),
