@@ -12,8 +12,6 @@
 #ifndef TINYAOT_S16_H
 #define TINYAOT_S16_H
 
-#include <string.h>
-
 #include "tinyaot_common.h"
 
 #define TINYAOT_S16_BIAS64 0  /* int64 bias or none: int64 sum, 64-bit rescale */
@@ -50,10 +48,7 @@ static inline int16_t tinyaot_s16_output(int32_t mode, int64_t sum, const void *
         acc = tinyaot_requantize((int32_t)acc32, multiplier, shift);
     } else {
         if (bias != 0) {
-            /* memcpy: a weights blob aligns its tables to 4 bytes, not 8 */
-            int64_t b;
-            memcpy(&b, (const uint8_t *)bias + 8 * c, sizeof b);
-            sum += b;
+            sum += tinyaot_load_i64(bias, c);
         }
         acc = tinyaot_requantize_s64(sum, multiplier, shift);
     }
