@@ -26,7 +26,9 @@
 # core: CPU names it (default: the -mcpu in the target's compile options, the
 # compiler flags, or Zephyr's GCC_M_CPU). With the portable kernels, a core with
 # the DSP extension (Cortex-M4, M7, M33, M35P, M55; not +nodsp) found there gets the
-# kernels for its SIMD instructions; CPU overrides it.
+# kernels for its SIMD instructions, and the M55 its Helium (MVE) kernels unless it
+# is built without them (+nomve, or soft-float: -mfloat-abi=soft, Zephyr without
+# CONFIG_FPU; then --cpu cortex-m55+nomve); CPU overrides it.
 #
 # WEIGHTS blob generates C without weight data and <out>/<id>.weights.bin (the
 # target property TINYAOT_WEIGHTS_BLOBS lists the blobs); the program hands it to
@@ -304,16 +306,43 @@ function(_tinyaot_arena_group target group json_file section)
 endfunction()
 
 # The -mcpu= the target is built for, with its +feature modifiers (or Zephyr's GCC_M_CPU), or "".
+# A Helium core built soft-float (-mfloat-abi=soft, or Zephyr without CONFIG_FPU) has no
+# MVE, as GCC turns it on only with a floating-point ABI: that is +nomve.
 function(_tinyaot_mcpu target out_var)
   get_target_property(options ${target} COMPILE_OPTIONS)
   set(flags "${options} ${CMAKE_C_FLAGS}")
   if(flags MATCHES "-mcpu=([a-z0-9+.-]+)")
-    set(${out_var} "${CMAKE_MATCH_1}" PARENT_SCOPE)
+    set(mcpu "${CMAKE_MATCH_1}")
+    set(soft_float FALSE)
+    if(flags MATCHES "-mfloat-abi=soft([ ;]|$)")
+      set(soft_float TRUE)
+    endif()
   elseif(DEFINED GCC_M_CPU)
-    set(${out_var} "${GCC_M_CPU}" PARENT_SCOPE)
+    set(mcpu "${GCC_M_CPU}")
+    set(soft_float TRUE)
+    if(CONFIG_FPU)
+      set(soft_float FALSE)
+    endif()
   else()
     set(${out_var} "" PARENT_SCOPE)
+    return()
   endif()
+  if(soft_float AND mcpu MATCHES "^cortex-m(55|85)" AND NOT mcpu MATCHES "\\+no(mve|dsp)([+]|$)")
+    string(APPEND mcpu "+nomve")
+  endif()
+  set(${out_var} "${mcpu}" PARENT_SCOPE)
+endfunction()
+
+# The core as the generator's --cpu spells it: the -mcpu name, and +nodsp or +nomve when
+# the target is built without those instructions (other modifiers, e.g. +nofp, dropped).
+function(_tinyaot_core mcpu out_var)
+  string(REGEX REPLACE "\\+.*" "" cpu "${mcpu}")
+  if(mcpu MATCHES "\\+nodsp([+]|$)")
+    string(APPEND cpu "+nodsp")
+  elseif(mcpu MATCHES "\\+nomve([+]|$)")
+    string(APPEND cpu "+nomve")
+  endif()
+  set(${out_var} "${cpu}" PARENT_SCOPE)
 endfunction()
 
 # For the portable kernels: the core when it has the DSP extension (unless CPU was given),
@@ -323,8 +352,8 @@ function(_tinyaot_dsp_cpu target out_var)
     return()
   endif()
   _tinyaot_mcpu(${target} mcpu)
-  string(REGEX REPLACE "\\+.*" "" cpu "${mcpu}")
-  if(cpu MATCHES "^cortex-m(4|7|33|35p|55)$" AND NOT mcpu MATCHES "\\+nodsp")
+  _tinyaot_core("${mcpu}" cpu)
+  if(cpu MATCHES "^cortex-m(4|7|33|35p|55)$" OR cpu STREQUAL "cortex-m55+nomve")
     set(${out_var} "${cpu}" PARENT_SCOPE)
   endif()
 endfunction()
@@ -335,15 +364,11 @@ function(_tinyaot_target_cpu target out_var)
     return()
   endif()
   _tinyaot_mcpu(${target} mcpu)
-  if(mcpu)
-    string(REGEX REPLACE "\\+.*" "" cpu "${mcpu}")  # cortex-m4+nofp -> cortex-m4
-    if(mcpu MATCHES "\\+nodsp")  # no DSP instructions: CMSIS-NN's plain C (--cpu cortex-m33+nodsp)
-      string(APPEND cpu "+nodsp")
-    endif()
-  else()
+  if(NOT mcpu)
     message(FATAL_ERROR "tinyaot_add_model(${target}): KERNELS cmsis-nn needs the core it runs on "
                         "(CMSIS-NN's code path and buffer sizes depend on it): pass CPU cortex-m<N>")
   endif()
+  _tinyaot_core("${mcpu}" cpu)  # cortex-m4+nofp -> cortex-m4; cortex-m33+nodsp stays
   set(${out_var} "${cpu}" PARENT_SCOPE)
 endfunction()
 

@@ -13,6 +13,9 @@ CPU_ARCH = {
     # An M33 built without its DSP extension, as GCC spells it (Zephyr's mps2/an521/cpu0,
     # the SSE-200's CPU0, has none).
     "cortex-m33+nodsp": "scalar",
+    # An M55 built without Helium (+nomve; GCC also drops it when the code is built
+    # soft-float, as Zephyr builds mps3/corstone300/an547 without CONFIG_FPU).
+    "cortex-m55+nomve": "dsp",
 }
 # The levels with the DSP extension's instructions: Helium (MVE) cores have them too.
 DSP_ARCHS = ("dsp", "mve")

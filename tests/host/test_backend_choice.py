@@ -142,3 +142,7 @@ def test_mve_core_gets_a_guard_against_other_cores(own_model, tmp_path, cmsis_nn
     mismatch = "which does not match this core's Helium (MVE) integer instructions"
     assert f"generated with --cpu cortex-m55, {mismatch}" in syntax("cortex-m55", "cortex-m55+nomve").stderr
     assert f"generated with --cpu cortex-m4, {mismatch}" in syntax("cortex-m4", "cortex-m55").stderr
+    # An M55 without Helium (+nomve; GCC's soft-float M55 too, as Zephyr builds it without
+    # CONFIG_FPU): CMSIS-NN's DSP paths, refused by the M55 with MVE.
+    assert syntax("cortex-m55+nomve", "cortex-m55+nomve").returncode == 0
+    assert f"generated with --cpu cortex-m55+nomve, {mismatch}" in syntax("cortex-m55+nomve", "cortex-m55").stderr

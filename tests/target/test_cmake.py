@@ -189,3 +189,37 @@ def test_arena_group_and_weights_blob(project):
                        f"b={plans[1]['arena_size']}", "b before bind=-2", "bind=0", "a=0 b=0"]
     assert plans[1]["blob"]["size"] == blob.stat().st_size
     assert "static uint8_t tinyaot_g_a_arena" not in (build / "tinyaot" / "g_a" / "g_a.c").read_text()
+
+
+def test_cpu_follows_the_targets_core_and_float_abi(tmp_path):
+    """The --cpu tinyaot_add_model passes with the portable kernels, from each target's
+    -mcpu and float ABI or Zephyr's GCC_M_CPU and CONFIG_FPU: GCC turns Helium (MVE) on
+    only with a floating-point ABI, so a soft-float M55 gets cortex-m55+nomve (DSP kernels)."""
+    cases = {  # name -> (compile options, Zephyr's GCC_M_CPU, CONFIG_FPU)
+        "m55_hard": (("-mcpu=cortex-m55", "-mfloat-abi=hard"), "", ""),
+        "m55_soft": (("-mcpu=cortex-m55", "-mfloat-abi=soft"), "", ""),
+        "m55_nomve": (("-mcpu=cortex-m55+nomve", "-mfloat-abi=hard"), "", ""),
+        "m33_nodsp": (("-mcpu=cortex-m33+nodsp",), "", ""),
+        "zephyr_m55": ((), "cortex-m55", ""), "zephyr_m55_fpu": ((), "cortex-m55", "y"),
+    }
+    expected = {"m55_hard": "cortex-m55", "m55_soft": "cortex-m55+nomve", "m55_nomve": "cortex-m55+nomve",
+                "m33_nodsp": None, "zephyr_m55": "cortex-m55+nomve", "zephyr_m55_fpu": "cortex-m55"}
+    model = own_models()["fc_relu_per_tensor"]
+    lines = ["cmake_minimum_required(VERSION 3.20)", "project(cpus C)",
+             f'include("{REPO}/cmake/tinyaot.cmake")']
+    for name, (options, gcc_m_cpu, fpu) in cases.items():
+        lines += [f"add_library({name} STATIC lib.c)",
+                  *([f"target_compile_options({name} PRIVATE {' '.join(options)})"] if options else []),
+                  f'set(GCC_M_CPU "{gcc_m_cpu}")' if gcc_m_cpu else "unset(GCC_M_CPU)",
+                  f"set(CONFIG_FPU {fpu})",
+                  f'tinyaot_add_model({name} MODEL "{model}" NAME {name})']
+    (tmp_path / "CMakeLists.txt").write_text("\n".join(lines) + "\n")
+    (tmp_path / "lib.c").write_text("int lib;\n")
+    run(["cmake", "-G", "Ninja", "-S", str(tmp_path), "-B", str(tmp_path / "build")])
+    ninja_file = (tmp_path / "build" / "build.ninja").read_text()
+    got = {}
+    for name in cases:  # the generator's command line for that model
+        command = next(line for line in ninja_file.splitlines()
+                       if "-m tinyaot compile" in line and f"--name {name} " in line)
+        got[name] = command.split("--cpu ", 1)[1].split()[0] if "--cpu " in command else None
+    assert got == expected
