@@ -1,4 +1,4 @@
-"""ADD, SUB, MUL, SQUARED_DIFFERENCE, MAXIMUM, MINIMUM, CONCATENATION, PAD, MEAN, ADD_N and FLOOR_DIV reject what they cannot run, naming the
+"""ADD, SUB, MUL, DIV, SQUARED_DIFFERENCE, MAXIMUM, MINIMUM, CONCATENATION, PAD, MEAN, ADD_N and FLOOR_DIV reject what they cannot run, naming the
 operator, the tensor and the problem."""
 
 import numpy as np
@@ -63,10 +63,10 @@ def test_maximum_minimum_with_differing_quantization(tmp_path, op):
         compile_bytes(tmp_path, binary_model(op, [4], [4], [4], out_scale=0.2))
 
 
-def test_int8_div_is_not_supported(tmp_path):
-    with pytest.raises(TinyAotError, match=r"operator 0 \(DIV\): tensor 'a': dtype int8 is not supported here "
-                                           r"\(supported: float32, int32\)"):
-        compile_bytes(tmp_path, binary_model("DIV", [4], [4], [4]))
+def test_int8_div_rescale_too_large(tmp_path):
+    with pytest.raises(TinyAotError, match=r"operator 0 \(DIV\): tensor 'y': rescale factor 1e\+09 \(input 1 scale / "
+                                           r"\(input 2 scale \* output scale\)\) is 2\^22 or more"):
+        compile_bytes(tmp_path, binary_model("DIV", [4], [4], [4], out_scale=1e-9))
 
 
 def _int32_div(divisor=None, quantized=False):

@@ -1,4 +1,4 @@
-"""ADD, SUB, SQUARED_DIFFERENCE and MUL, int8 and int32 (lower_i32, DIV too); ADD, SUB, SQUARED_DIFFERENCE and MUL int16 (16x8); ADD, SUB,
+"""ADD, SUB, SQUARED_DIFFERENCE and MUL, int8 and int32 (lower_i32, DIV too), DIV int8; ADD, SUB, SQUARED_DIFFERENCE and MUL int16 (16x8); ADD, SUB,
 MUL, SQUARED_DIFFERENCE, FLOOR_DIV, FLOOR_MOD (and PRELU's kernel) in float32; with TFLite's broadcasting (up
 to 6 dimensions, 4 for int16 ADD and MUL).
 
@@ -15,7 +15,8 @@ import numpy as np
 
 from tinyaot.ops import overlap, s16
 from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, TensorRef
-from tinyaot.quant import float_activation_range, multiply_by_quantized_multiplier, requantize_multiplier
+from tinyaot.quant import (float_activation_range, multiply_by_quantized_multiplier, quantize_multiplier,
+                          requantize_multiplier)
 
 MAX_DIMS = 6  # TFLM's BroadcastBinaryFunction6DSlow / BroadcastMul6DSlow
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
@@ -95,7 +96,7 @@ def checked_broadcast(ctx, a, b, out):
 
 
 def _binary_call(ctx, kernel, ctype, a, b, out, shape, rescale_fields):
-    """The parameters and call ADD and MUL share: sizes, zero points, activation
+    """The parameters and call ADD, MUL and int8 DIV share: sizes, zero points, activation
     range and broadcast table, with the op's own `rescale_fields`."""
     dims, sa, sb = broadcast_table(a.shape, b.shape, shape)
     act_min, act_max = ctx.activation(out)
@@ -285,13 +286,15 @@ def lower_mul(ctx):
 
 
 def lower_div(ctx):
-    """float32 and int32 (TFLM's int8 DIV is not here: see the README). int32, as TFLM:
-    unquantized inputs, broadcast over at most 5 dimensions (BroadcastDivSlow). A constant
-    divisor holding a 0 is refused: C++'s division by 0 is undefined (it traps on x86)."""
+    """float32, int8 and int32. int32, as TFLM: unquantized inputs, broadcast over at most 5
+    dimensions (BroadcastDivSlow). A constant divisor holding a 0 is refused: C++'s division by
+    0 is undefined (it traps on x86)."""
     ctx.expect(len(ctx.op.inputs) == 2, f"expects 2 inputs, has {len(ctx.op.inputs)}")
-    ctx.expect_dtype(ctx.input(0), "float32", "int32")
+    ctx.expect_dtype(ctx.input(0), "float32", "int8", "int32")
     if ctx.input(0).dtype == "float32":
         return lower_f32(ctx, "TINYAOT_ARITH_DIV")
+    if ctx.input(0).dtype == "int8":
+        return _lower_div_s8(ctx)
     for t in (ctx.input(0), ctx.input(1)):
         ctx.expect(t.quant is None, "int32 DIV takes unquantized inputs only (as TFLM)", t.index)
     divisor = ctx.input(1)
@@ -299,6 +302,22 @@ def lower_div(ctx):
         ctx.expect(np.all(divisor.data != 0), "the constant int32 divisor holds a 0 (undefined in TFLM)",
                    divisor.index)
     return lower_i32(ctx, "TINYAOT_ARITH_DIV", 5)
+
+
+def _lower_div_s8(ctx):
+    """TFLM's int8 DIV (kernels/tinyaot_arith_div_s8.h, which says what it gives where TFLM's
+    arithmetic is undefined). The rescale factor in double from the float32 scales, then
+    QuantizeMultiplier (CalculateOpDataDiv's source divides in float, but the tflite-micro build
+    the tests check against matches double: test_div_int8's first DIV tells them apart). Its shift must stay at most 22 so that the kernel's right shift is
+    at least 1 (a dividend's headroom is at least 23) and the zero point's addition cannot
+    overflow: a factor of 2^22 or more is refused."""
+    a, b, out, shape = _common(ctx)
+    real = float(a.scale) / (float(b.scale) * float(out.scale))
+    m, s = quantize_multiplier(float(real))
+    ctx.expect(s <= 22, f"rescale factor {float(real):.6g} (input 1 scale / (input 2 scale * output scale)) "
+                        "is 2^22 or more: TFLM's arithmetic would shift by a negative amount", out.index)
+    return _binary_call(ctx, "tinyaot_arith_div_s8", "struct tinyaot_arith_div_s8_params", a, b, out, shape,
+                        {"output_multiplier": m, "output_shift": s})
 
 
 def _lower_floor_div_or_mod(ctx, op):
