@@ -284,12 +284,18 @@ def lower_operator(graph, views, op, options, fusions):
 def _residual_calls(graph, f, ctx, calls, options):
     """(calls, backend) of a fused residual block's step (passes/fusion.py ResidualFusion)."""
     arch = CPU_ARCH[options.cpu]
-    lowered = [_backend_calls(LowerContext(graph, graph.operators[k], optimize=options.optimize, arch=arch),
-                              LOWERINGS["CONV_2D"], options)
-               for k in f.producers]
+    contexts = [LowerContext(graph, graph.operators[k], optimize=options.optimize, arch=arch) for k in f.producers]
+    if options.kernels == "cmsis-nn" and arch == "mve":
+        lowered = [(LOWERINGS["CONV_2D"](c), ("portable", cmsis_nn.PORTABLE_IN_BANDS_ON_MVE)) for c in contexts]
+    else:
+        lowered = [_backend_calls(c, LOWERINGS["CONV_2D"], options) for c in contexts]
     add_calls, add_backend = _backend_calls(ctx, lambda _: calls, options)
     backends = [b for _, b in lowered] + [add_backend]
-    why = "; ".join(f"operator {k}: {reason}" for k, (_, reason) in zip((*f.producers, f.consumer), backends) if reason)
+    by_reason = {}
+    for k, (_, reason) in zip((*f.producers, f.consumer), backends):
+        if reason:
+            by_reason.setdefault(reason, []).append(str(k))
+    why = "; ".join(f"operator{'s' * (len(ks) > 1)} {', '.join(ks)}: {reason}" for reason, ks in by_reason.items())
     ops = ", ".join(map(str, f.producers[:-1])) + f" and {f.producers[-1]}"
     return lower_band_residual(graph, f, [c for c, _ in lowered], add_calls), (
         "portable" if all(b == "portable" for b, _ in backends) else options.kernels,

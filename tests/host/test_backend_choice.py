@@ -146,3 +146,13 @@ def test_mve_core_gets_a_guard_against_other_cores(own_model, tmp_path, cmsis_nn
     # CONFIG_FPU): CMSIS-NN's DSP paths, refused by the M55 with MVE.
     assert syntax("cortex-m55+nomve", "cortex-m55+nomve").returncode == 0
     assert f"generated with --cpu cortex-m55+nomve, {mismatch}" in syntax("cortex-m55+nomve", "cortex-m55").stderr
+
+
+@pytest.mark.parametrize("cpu,convolutions", [("cortex-m55", "tinyaot_conv2d_s8_mve"), ("cortex-m4", "tinyaot_cmsis_conv_s8")])
+def test_residual_bands_on_helium_keep_tinyaots_convolutions(own_model, tmp_path, cpu, convolutions):
+    """In a residual block's bands CMSIS-NN's set-up repeats at every band: on Helium the cmsis-nn
+    backend keeps tinyaot's MVE convolutions there and says why; a DSP core keeps CMSIS-NN's."""
+    ops = operators(own_model("resnet8"), tmp_path, kernels="cmsis-nn", cpu=cpu)
+    block = next(op for op in ops if op["type"] == "ADD")
+    assert block["kernels"][0].startswith(f"{convolutions}+{convolutions}+")
+    assert ("on Helium, tinyaot's MVE convolutions are faster" in block["backend_reason"]) == (cpu == "cortex-m55")
