@@ -39,17 +39,22 @@ def _edge_inputs(name):
             np.array([True, False, True, True, False, False, True, False, True, False]).reshape(2, 5)]
 
 
-def run_both(tflm, host, inputs, what=""):
-    """One call of the same inputs through TFLM and the host model, whose outputs must be
-    TFLM's bit for bit (dtype included); TFLM's outputs."""
+def outputs_of_both(tflm, host, inputs):
+    """(TFLM's outputs, the host model's) of one call of the same inputs through both."""
     for k, x in enumerate(inputs):
         tflm.set_input(x, k)
         host.set_input(k, x)
     tflm.invoke()
     host.run()
-    expected = [tflm.get_output(k) for k in range(len(host.outputs))]
-    for k, e in enumerate(expected):
-        got = host.get_output(k)
+    return ([tflm.get_output(k) for k in range(len(host.outputs))],
+            [host.get_output(k) for k in range(len(host.outputs))])
+
+
+def run_both(tflm, host, inputs, what=""):
+    """One call of the same inputs through TFLM and the host model, whose outputs must be
+    TFLM's bit for bit (dtype included); TFLM's outputs."""
+    expected, outputs = outputs_of_both(tflm, host, inputs)
+    for k, (e, got) in enumerate(zip(expected, outputs)):
         assert got.dtype == e.dtype and got.tobytes() == e.tobytes(), \
             f"{what}output {k}: {got.reshape(-1)} != TFLM's {e.reshape(-1)}"
     return expected

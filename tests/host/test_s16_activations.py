@@ -7,6 +7,7 @@ refuses, tinyaot refuses in one line naming the operator and the tensor. RELU an
 import numpy as np
 import pytest
 
+from test_logic_edges import outputs_of_both
 from tinyaot.codegen.emit import emit
 from tinyaot.compiler import Options, compile_model
 from tinyaot.errors import TinyAotError
@@ -25,13 +26,7 @@ def every_input_outputs(tmp_path, data, inputs, extra_arena=4 << 20):
     emit(compile_model(path, Options("every")), tmp_path / "out")
     interp = tflm_interpreter(path, extra_arena=extra_arena)
     with HostModel(tmp_path / "out", "every") as host:
-        for i, x in enumerate(inputs):
-            interp.set_input(x, i)
-            host.set_input(i, x)
-        interp.invoke()
-        host.run()
-        got = [host.get_output(i) for i in range(len(host.outputs))]
-    return [interp.get_output(i) for i in range(len(got))], got
+        return outputs_of_both(interp, host, inputs)
 
 
 def test_every_int16_input_matches_tflm(tmp_path):
