@@ -284,11 +284,9 @@ def lower_operator(graph, views, op, options, fusions):
 def _residual_calls(graph, f, ctx, calls, options):
     """(calls, backend) of a fused residual block's step (passes/fusion.py ResidualFusion)."""
     arch = CPU_ARCH[options.cpu]
-    contexts = [LowerContext(graph, graph.operators[k], optimize=options.optimize, arch=arch) for k in f.producers]
-    if options.kernels == "cmsis-nn" and arch == "mve":
-        lowered = [(LOWERINGS["CONV_2D"](c), ("portable", cmsis_nn.PORTABLE_IN_BANDS_ON_MVE)) for c in contexts]
-    else:
-        lowered = [_backend_calls(c, LOWERINGS["CONV_2D"], options) for c in contexts]
+    lowered = [_backend_calls(LowerContext(graph, graph.operators[k], optimize=options.optimize, arch=arch),
+                              LOWERINGS["CONV_2D"], options, in_residual_bands=True)
+               for k in f.producers]
     add_calls, add_backend = _backend_calls(ctx, lambda _: calls, options)
     backends = [b for _, b in lowered] + [add_backend]
     by_reason = {}
@@ -318,12 +316,12 @@ def _chain_calls(graph, f, ctx, calls, options):
         f"output row{'s' if f.rows > 1 else ''}" + (f" (on portable kernels: {why})" if why else ""))
 
 
-def _backend_calls(ctx, lowering, options):
+def _backend_calls(ctx, lowering, options, in_residual_bands=False):
     """(calls, (backend, reason)) of a validated operator on options.kernels."""
     calls = lowering(ctx)
     if options.kernels == "cmsis-nn":
         cmsis_calls, reason = cmsis_nn.lower(ctx, calls, options.cpu, options.cmsis_nn_1x1 == "im2col",
-                                              options.cmsis_nn_1x1 == "auto")
+                                              options.cmsis_nn_1x1 == "auto", in_residual_bands)
         return cmsis_calls, ("portable" if reason else "cmsis-nn", reason)
     return calls, ("portable", None)
 

@@ -62,13 +62,16 @@ PORTABLE_IN_BANDS_ON_MVE = ("in bands on Helium, tinyaot's MVE convolutions are 
                             "multiply-accumulate against 0.46, 0.35, 0.25)")
 
 
-def lower(ctx, portable_calls, cpu, pointwise_im2col=False, pointwise_auto=False):
+def lower(ctx, portable_calls, cpu, pointwise_im2col=False, pointwise_auto=False, in_residual_bands=False):
     """(calls, reason): CMSIS-NN calls and None, or the portable calls and why they stay.
     pointwise_im2col: 1x1 convolutions on arm_convolve_s8 too (see conv_kernel); pointwise_auto:
-    --cmsis-nn-1x1 auto, which keeps the portable 1x1 kernel on cores without DSP (PORTABLE_ON_SCALAR)."""
+    --cmsis-nn-1x1 auto, which keeps the portable 1x1 kernel on cores without DSP (PORTABLE_ON_SCALAR);
+    in_residual_bands: a convolution a residual block runs in bands (PORTABLE_IN_BANDS_ON_MVE)."""
     handler = _HANDLERS.get(ctx.op.type)
     if handler is None:
         return portable_calls, "no CMSIS-NN lowering for this operator"
+    if in_residual_bands and CPU_ARCH[cpu] == "mve":
+        return portable_calls, PORTABLE_IN_BANDS_ON_MVE
     if ctx.input(0).dtype == "int16" and ctx.op.type in cmsis_nn_s16.OPERATORS:
         return cmsis_nn_s16.lower(ctx, CPU_ARCH[cpu], portable_calls)
     kept = {**FASTER_PORTABLE, **PORTABLE_ON_DSP} if CPU_ARCH[cpu] == "dsp" else FASTER_PORTABLE
