@@ -74,8 +74,10 @@ def _update(update_shape):
 CASES = [
     (_binary("LESS", "int16"), r"operator 0 \(LESS\): tensor 'a': dtype int16 is not supported here "
                                r"\(supported: float32, int32, int64, int8\)"),
-    (_binary("GREATER", "int16"), r"operator 0 \(GREATER\): tensor 'a': int16 is not supported: TFLM's GREATER "
-                                  r"reads int16 scaling its Prepare never sets"),
+    (_binary("GREATER", "int16", quant=dict(scale=1.5, zero_point=0)),
+     r"operator 0 \(GREATER\): tensor 'a': scale 1.5 is 1 or more \(TFLM's comparison takes scales below 1\)"),
+    (_binary("EQUAL", "int16"), r"operator 0 \(EQUAL\): tensor 'a': dtype int16 is not supported here "
+                                r"\(supported: float32, int32, int64, int8, bool\)"),
     (_binary("GREATER", "bool"), r"operator 0 \(GREATER\): tensor 'a': dtype bool is not supported here"),
     (_binary("EQUAL", "int8", quant=dict(scale=1.5, zero_point=0)),
      r"operator 0 \(EQUAL\): tensor 'a': scale 1.5 is 1 or more \(TFLM's comparison takes scales below 1\)"),

@@ -3,7 +3,8 @@ infinities, -0.0 and equal values; int8 values of two scales that stand for the 
 value (TFLM's rescaled comparison decides), the int8 and int32 extremes; CAST of the
 integer extremes (narrowing wraps) and of float32 values at the ends of the int8 range (beyond
 it the conversion is undefined in C and C++: TFLM's vectorised host build saturates); int32 DIV where
-C++ is undefined (no oracle)."""
+C++ is undefined (no oracle); int16 GREATER, whose TFLM result is undefined, against a Python
+reference of TFLM's int8 arithmetic."""
 
 import numpy as np
 import pytest
@@ -12,6 +13,8 @@ from tinyaot.codegen.emit import emit
 from tinyaot.compiler import Options, compile_model
 from tinyaot.host.model import HostModel
 from tinyaot.host.oracle import tflm_interpreter
+from tinyaot.modelbuilder import ModelBuilder
+from tinyaot.quant import multiply_by_quantized_multiplier, quantize_multiplier
 
 NAN, INF = np.float32("nan"), np.float32("inf")
 
@@ -131,3 +134,63 @@ def test_int32_div_where_cpp_is_undefined(tmp_path):
         host.set_input(1, np.array([-1, 0, 2, -2], np.int32))
         host.run()
         assert host.get_output(0).tolist() == [-2**31, 0, -3, -4]
+
+
+# int16 GREATER: inputs a and b alike, c of another scale and zero point ([4], broadcast),
+# d of a scale at which the rescaling keeps every int16 step ([3, 1], broadcast the other way)
+GT16_QUANT = {"a": (0.001, 0), "b": (0.001, 0), "c": (0.003, -7), "d": (0.25, 32767)}
+GT16_SHAPES = {"a": [2, 3, 4], "b": [2, 3, 4], "c": [4], "d": [3, 1]}
+GT16_PAIRS = [("a", "b"), ("a", "c"), ("d", "a")]
+
+
+def _greater_int16_model():
+    mb = ModelBuilder()
+    t = {n: mb.input(n, "int16", GT16_SHAPES[n], scale=s, zero_point=z) for n, (s, z) in GT16_QUANT.items()}
+    for x, y in GT16_PAIRS:
+        mb.op("GREATER", [t[x], t[y]], [mb.output(mb.tensor(f"{x}_gt_{y}", "bool", [2, 3, 4]))])
+    return mb.build()
+
+
+def _greater_int16_reference(x, y, qx, qy):
+    """TFLM's int8 GREATER arithmetic on int16 values: (v - zero point) * 2^8, times the
+    scale as a multiplier below one, then compared."""
+    def scaled(v, scale, zero_point):
+        m, shift = quantize_multiplier(scale)
+        return np.vectorize(lambda u: multiply_by_quantized_multiplier((int(u) - zero_point) * 256, m, shift))(v)
+    return scaled(x, *qx) > scaled(y, *qy)
+
+
+def test_int16_greater_compares_rescaled_values(tmp_path):
+    """Every output against the reference, over the int16 extremes, values one step apart
+    (at scale 0.001 they rescale alike: 999 > 1000 and 1000 > 999 are both false), equal real
+    values at two scales (a 3 and c -6), and random values. TFLM is no oracle here: its Prepare
+    fills the rescaling parameters for int8 only, so its int16 GREATER reads whatever its
+    persistent buffer held (false everywhere in a fresh process, whose arena is fresh zeroed
+    memory; after other models in the same process, 0 > 32767 came out true)."""
+    path = tmp_path / "gt16.tflite"
+    path.write_bytes(_greater_int16_model())
+    emit(compile_model(path, Options("gt16")), tmp_path / "gt16")
+    edges = np.array([-32768, 32767, 0, -1, 1, 999, 1000, 3, -32767, 32766, 12345, -23456], np.int16)
+    calls = [{"a": np.resize(edges, (2, 3, 4)), "b": np.resize(np.roll(edges, 1), (2, 3, 4)),
+              "c": np.array([0, -32768, 32767, -6], np.int16), "d": np.array([[-32768], [32767], [32766]], np.int16)}]
+    rng = np.random.default_rng(16)
+    calls += [{n: rng.integers(-32768, 32768, GT16_SHAPES[n]).astype(np.int16) for n in GT16_QUANT} for _ in range(4)]
+    seen = set()
+    with HostModel(tmp_path / "gt16", "gt16") as host:
+        for call, inputs in enumerate(calls):
+            for k, n in enumerate(GT16_QUANT):
+                host.set_input(k, inputs[n])
+            host.run()
+            outputs = [host.get_output(k) for k in range(len(GT16_PAIRS))]
+            for k, (x, y) in enumerate(GT16_PAIRS):
+                expected = _greater_int16_reference(inputs[x], inputs[y], GT16_QUANT[x], GT16_QUANT[y])
+                assert outputs[k].dtype == np.bool_ and (outputs[k] == expected).all(), \
+                    f"call {call}, {x} > {y}: {outputs[k].reshape(-1)} != {expected.reshape(-1)}"
+                seen.update(expected.reshape(-1).tolist())
+            if call == 0:
+                first = outputs
+    assert seen == {False, True}
+    # the cases the inputs were chosen for: a 1000 > b 999 lost at scale 0.001 (both rescale to
+    # 256), a 3 and c -6 the same real value 0.003 (not greater), the extremes ordered
+    assert not first[0][0, 1, 2] and first[0][0, 0, 1]
+    assert not first[1][0, 1, 3] and first[1][0, 0, 1]

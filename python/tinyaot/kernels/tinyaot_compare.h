@@ -1,12 +1,15 @@
 /*
  * tinyaot_compare.h - EQUAL, NOT_EQUAL, GREATER, GREATER_EQUAL, LESS and
  * LESS_EQUAL with broadcasting: float32, int32, int64 and bool (EQUAL,
- * NOT_EQUAL) values compared as they are, int8 rescaled first; the output is
- * bool (0/1).
+ * NOT_EQUAL) values compared as they are, int8 (and int16, GREATER only)
+ * rescaled first; the output is bool (0/1).
  *
  * Matches TFLM's comparisons.cc: int8 values go through ComparisonWithScaling,
  * (v - zero point) * 2^8 times each input's own scale as a multiplier below one
  * (MultiplyByQuantizedMultiplierSmallerThanOneExp), then compared as int32.
+ * int16 GREATER takes the same path with the parameters TFLM's Prepare computes
+ * for int8 (TFLM's own reads parameters it never sets); (v - zero point) * 2^8
+ * stays within +-2^24, so the arithmetic is the same.
  * float32 comparisons are C's, so a NaN compares as TFLM's (unequal to all).
  * Bool inputs are read as nonzero = true. The broadcast is walked as
  * tinyaot_broadcast.h describes.
@@ -29,7 +32,7 @@ struct tinyaot_compare_params {
     int32_t rank;       /* entries in dims/strides, 1..TINYAOT_BROADCAST_MAX_DIMS */
     int32_t dtype;      /* enum tinyaot_dtype of both inputs */
     int32_t op;         /* TINYAOT_COMPARE_* */
-    int32_t input1_offset, input1_multiplier, input1_shift;  /* int8 only */
+    int32_t input1_offset, input1_multiplier, input1_shift;  /* int8 and int16 only */
     int32_t input2_offset, input2_multiplier, input2_shift;
 };
 
@@ -54,8 +57,8 @@ static inline uint8_t tinyaot_compare_f32(float a, float b, int32_t op)
     return (uint8_t)TINYAOT_COMPARE_BY(op, a, b);
 }
 
-/* An int8 value as TFLM compares it: offset, shifted left by 8, scaled (left shift <= 0). */
-static inline int32_t tinyaot_compare_scaled_s8(int8_t v, int32_t offset, int32_t multiplier, int32_t shift)
+/* An int8 or int16 value as TFLM compares it: offset, shifted left by 8, scaled (left shift <= 0). */
+static inline int32_t tinyaot_compare_scaled(int32_t v, int32_t offset, int32_t multiplier, int32_t shift)
 {
     return tinyaot_requantize((offset + v) * 256, multiplier, shift);
 }
@@ -66,10 +69,16 @@ static inline uint8_t tinyaot_compare_one(const struct tinyaot_compare_params *p
     switch (p->dtype) {
     case TINYAOT_INT8:
         return tinyaot_compare_i32(
-            tinyaot_compare_scaled_s8(((const int8_t *)input1)[i], p->input1_offset, p->input1_multiplier,
-                                      p->input1_shift),
-            tinyaot_compare_scaled_s8(((const int8_t *)input2)[j], p->input2_offset, p->input2_multiplier,
-                                      p->input2_shift), p->op);
+            tinyaot_compare_scaled(((const int8_t *)input1)[i], p->input1_offset, p->input1_multiplier,
+                                   p->input1_shift),
+            tinyaot_compare_scaled(((const int8_t *)input2)[j], p->input2_offset, p->input2_multiplier,
+                                   p->input2_shift), p->op);
+    case TINYAOT_INT16:
+        return tinyaot_compare_i32(
+            tinyaot_compare_scaled(((const int16_t *)input1)[i], p->input1_offset, p->input1_multiplier,
+                                   p->input1_shift),
+            tinyaot_compare_scaled(((const int16_t *)input2)[j], p->input2_offset, p->input2_multiplier,
+                                   p->input2_shift), p->op);
     case TINYAOT_INT32:
         return tinyaot_compare_i32(((const int32_t *)input1)[i], ((const int32_t *)input2)[j], p->op);
     case TINYAOT_INT64:

@@ -1,11 +1,14 @@
 """EQUAL, NOT_EQUAL, GREATER, GREATER_EQUAL, LESS and LESS_EQUAL (kernels/tinyaot_compare.h),
 with TFLite's broadcasting and a bool output, in the dtypes TFLM's comparisons.cc takes that
-tensors here can hold: float32, int32, int64 and int8 for all six, bool for EQUAL and NOT_EQUAL.
+tensors here can hold: float32, int32, int64 and int8 for all six, bool for EQUAL and NOT_EQUAL,
+int16 for GREATER.
 
 int8 values are compared after TFLM's rescaling (ComparisonsPrepare): each input's own
 scale as a multiplier below one (QuantizeMultiplierSmallerThanOneExp, which aborts on a
-scale of 1 or more: refused here). TFLM's int16 GREATER reads scaling parameters its Prepare never sets
-(only int8's), so it has no defined result to match and is refused."""
+scale of 1 or more: refused here). TFLM's int16 GREATER runs the same rescaled comparison but
+with parameters its Prepare fills for int8 only (its result is undefined: whatever its buffer
+held); int16 gets the parameters Prepare computes for int8, what
+TFLM gives once Prepare fills them for int16 too (tensorflow/tflite-micro pull request 3391)."""
 
 import numpy as np
 
@@ -15,7 +18,7 @@ from tinyaot.ops.elementwise import broadcast_table, checked_broadcast
 from tinyaot.quant import quantize_multiplier
 
 ORDERED = ("float32", "int32", "int64", "int8")
-KINDS = {"EQUAL": ORDERED + ("bool",), "NOT_EQUAL": ORDERED + ("bool",), "GREATER": ORDERED,
+KINDS = {"EQUAL": ORDERED + ("bool",), "NOT_EQUAL": ORDERED + ("bool",), "GREATER": ORDERED + ("int16",),
          "GREATER_EQUAL": ORDERED, "LESS": ORDERED, "LESS_EQUAL": ORDERED}
 
 
@@ -33,7 +36,7 @@ def binary_bool_walk(ctx, dtypes):
 
 
 def _scaling(ctx, t):
-    """(offset, multiplier, shift) of an int8 input, as ComparisonsPrepare sets them."""
+    """(offset, multiplier, shift) of an int8 (or int16) input, as ComparisonsPrepare sets them for int8."""
     ctx.expect_quantized(t)
     ctx.expect(float(t.scale) < 1.0, f"scale {t.scale!s} is 1 or more (TFLM's comparison takes scales below 1)",
                t.index)
@@ -41,11 +44,8 @@ def _scaling(ctx, t):
 
 
 def _lower(ctx, op_type):
-    ctx.expect(op_type != "GREATER" or ctx.input(0).dtype != "int16",
-               "int16 is not supported: TFLM's GREATER reads int16 scaling its Prepare never sets (it answers "
-               "false for any values), so there is no defined result to match", ctx.op.inputs[0])
     a, b, out, walk = binary_bool_walk(ctx, KINDS[op_type])
-    scaling = [_scaling(ctx, t) if a.dtype == "int8" else (0, 0, 0) for t in (a, b)]
+    scaling = [_scaling(ctx, t) if a.dtype in ("int8", "int16") else (0, 0, 0) for t in (a, b)]
     params = ParamStruct("struct tinyaot_compare_params", {
         "size": out.num_elements, "rank": len(walk[0].values), "dtype": DTYPES[a.dtype][2],
         "op": f"TINYAOT_COMPARE_{op_type}",
