@@ -22,9 +22,19 @@ from tflite.TensorType import TensorType
 
 _TYPES = {"int8": TensorType.INT8, "uint8": TensorType.UINT8, "int16": TensorType.INT16,
           "int32": TensorType.INT32, "uint32": TensorType.UINT32, "int64": TensorType.INT64,
-          "float32": TensorType.FLOAT32, "resource": TensorType.RESOURCE, "bool": TensorType.BOOL}
+          "float32": TensorType.FLOAT32, "resource": TensorType.RESOURCE, "bool": TensorType.BOOL,
+          "int4": TensorType.INT4}
 _NP = {"bool": np.bool_, "int8": np.int8, "uint8": np.uint8, "int16": np.int16, "int32": np.int32, "uint32": np.uint32,
        "int64": np.int64, "float32": np.float32}
+
+
+def pack_int4(values):
+    """Values in [-8, 7] two to a byte, the first in the low nibble, as TFLite stores int4 (an odd
+    count leaves the last high nibble 0)."""
+    nibbles = np.asarray(values, np.int64).reshape(-1)
+    assert nibbles.min(initial=0) >= -8 and nibbles.max(initial=0) <= 7, "int4 values lie in [-8, 7]"
+    nibbles = np.append(nibbles, 0) if len(nibbles) % 2 else nibbles
+    return ((nibbles[0::2] & 0xF) | ((nibbles[1::2] & 0xF) << 4)).astype(np.uint8).tobytes()
 
 
 def _module(name):
@@ -65,6 +75,10 @@ class ModelBuilder:
         buffer = 0
         if data_location is not None:
             self.buffers.append(tuple(data_location))
+            buffer = len(self.buffers) - 1
+        elif data is not None and dtype == "int4":
+            raw = pack_int4(data)
+            self.buffers.append(raw)
             buffer = len(self.buffers) - 1
         elif data is not None:
             raw = np.ascontiguousarray(np.asarray(data, dtype=_NP[dtype])).tobytes()

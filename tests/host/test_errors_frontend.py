@@ -1,4 +1,5 @@
-"""Bad model files end in one clear error that names the problem, never a traceback."""
+"""Bad model files end in one clear error that names the problem, never a traceback; int4
+filters (unpacked by the frontend) match TFLM and are refused where TFLM does not read them."""
 
 import subprocess
 import sys
@@ -11,7 +12,8 @@ from conftest import ROOT
 from tinyaot.compiler import Options, compile_model
 from tinyaot.errors import TinyAotError
 from tinyaot.frontend.tflite_reader import parse_tflite
-from tinyaot.modelbuilder import ModelBuilder, random_int8
+from tinyaot.modelbuilder import ModelBuilder, pack_int4, random_int8
+from tinyaot.testing.models_conv import VALID, conv, depthwise
 
 
 def fc_model(**overrides):
@@ -252,3 +254,69 @@ def test_a_bad_tensor_of_a_supported_operator_is_still_named(tmp_path):
     with pytest.raises(TinyAotError, match=r"bad\.tflite: tensor 'input_to_input_intermediate': shape \[0\] has no "
                                            r"elements \(a zero dimension\)"):
         compile_bytes(tmp_path, lstm_like_model(reader_of_bad="RELU"))
+
+
+def _as_int4(mb, t):
+    """Stores constant t (values in [-8, 7]) as int4, two values a byte."""
+    data = mb.constant_data(t)
+    mb.tensors[t]["dtype"] = "int4"
+    mb.buffers[mb.tensors[t]["buffer"]] = pack_int4(data)
+
+
+def int4_filters_model():
+    """CONV_2D (per-channel, 81 weights: an odd count, the last byte half used) into
+    DEPTHWISE_CONV_2D (27), and a FULLY_CONNECTED of a second input, every filter int4 with
+    -8 and 7 among its values."""
+    rng = np.random.default_rng(4)
+    mb = ModelBuilder()
+    x = mb.input("x", "int8", [1, 5, 5, 3], scale=0.05, zero_point=-2)
+    h, hq = conv(mb, rng, x, (0.05, -2), [1, 5, 5, 3], (3, 3), w_max=7)
+    y, _ = depthwise(mb, rng, h, hq, [1, 3, 3, 3], (3, 3), padding=VALID, w_max=7, out_zp=4)
+    v = mb.input("v", "int8", [2, 7], scale=0.1, zero_point=3)
+    w = mb.const("fc_w", rng.integers(-8, 8, (4, 7)).astype(np.int8), scale=0.04)
+    z = mb.tensor("z", "int8", [2, 4], scale=0.3, zero_point=-5)
+    mb.op("FULLY_CONNECTED", [v, w, -1], [z], "FullyConnectedOptions")
+    for op in mb.operators:
+        data = mb.constant_data(op["inputs"][1]).copy()
+        data.reshape(-1)[:2] = (-8, 7)  # the int4 extremes in every filter
+        mb.set_constant_data(op["inputs"][1], data)
+        _as_int4(mb, op["inputs"][1])
+    mb.output(y)
+    mb.output(z)
+    return mb.build()
+
+
+def test_int4_filters_match_tflm(tmp_path):
+    """TFLM unpacks int4 filters to int8 before its int8 kernels run; tinyaot unpacks them at
+    build time (the int8 kernels then run as for any int8 filter): bit-exact over 5 calls."""
+    from test_models_host import check_against_tflm
+    path = tmp_path / "int4.tflite"
+    path.write_bytes(int4_filters_model())
+    graph = parse_tflite(path.read_bytes(), "int4.tflite")
+    filters = [graph.tensors[op.inputs[1]] for op in graph.operators]
+    assert [f.dtype for f in filters] == ["int8"] * 3 and all(f.data.min() == -8 and f.data.max() == 7 for f in filters)
+    check_against_tflm(path, "int4", tmp_path / "out", calls=5)
+
+
+def _int4_elsewhere(constant=True):
+    """An int4 tensor as ADD's second input (constant), or as a model input."""
+    mb = ModelBuilder()
+    x = mb.input("x", "int8", [4], scale=0.1, zero_point=0)
+    if constant:
+        k = mb.const("k", np.array([-8, 7, 0, 1], np.int8), scale=0.1)
+        _as_int4(mb, k)
+    else:
+        k = mb.input("k", "int4", [4], scale=0.1, zero_point=0)
+    mb.op("ADD", [x, k], [mb.output(mb.tensor("y", "int8", [4], scale=0.2))], "AddOptions")
+    return mb.build()
+
+
+@pytest.mark.parametrize("constant,message", [
+    (True, r"operator 0 \(ADD\): tensor 'k': int4 is read only as the filter of CONV_2D, DEPTHWISE_CONV_2D, "
+           r"FULLY_CONNECTED with an int8 input \(as TFLM\)"),
+    (False, r"tensor 'k': int4 is supported for constant filters only \(as TFLM\)"),
+])
+def test_int4_where_tflm_does_not_read_it(tmp_path, constant, message):
+    with pytest.raises(TinyAotError, match=r"bad\.tflite: " + message) as info:
+        compile_bytes(tmp_path, _int4_elsewhere(constant))
+    assert "\n" not in str(info.value)

@@ -34,6 +34,9 @@ _TENSOR_TYPES = {
     TensorType.BOOL: "bool",
 }
 _TYPE_NAMES = {v: k for k, v in vars(TensorType).items() if not k.startswith("_")}
+# The operators whose filter TFLM takes as int4 (two values a byte, unpacked to int8 before the
+# int8 kernel runs): here the constant is unpacked at build time.
+_INT4_FILTER_OPS = ("CONV_2D", "DEPTHWISE_CONV_2D", "FULLY_CONNECTED")
 _MAX_RANK = 6
 
 # The options table each supported operator carries. TFLM reads the table only
@@ -98,6 +101,7 @@ class _Reader:
         self.data = data
         self.source = source
         self.model = tflite.Model.GetRootAsModel(data, 0)
+        self.int4 = set()  # tensors stored as int4, read as int8
 
     def fail(self, message, **where):
         raise TinyAotError(message, file=self.source, **where)
@@ -129,9 +133,19 @@ class _Reader:
             if tensors[t].dtype == "resource":
                 self.fail("a model input or output is a resource handle (supported: inside the model only)",
                           tensor=tensors[t].name)
+        self.check_int4_users(tensors, operators)
         resolve_resources(tensors, operators, self.fail)
         self.check_dataflow(tensors, operators, inputs, outputs, blocks)
         return Graph(self.source, tensors, operators, inputs, outputs, blocks)
+
+    def check_int4_users(self, tensors, operators):
+        """int4 tensors are read only where TFLM reads them: as the filter of an int8 operator."""
+        for op in operators:
+            for k, t in enumerate(op.inputs):
+                if t in self.int4 and not (op.type in _INT4_FILTER_OPS and k == 1
+                                           and tensors[op.inputs[0]].dtype == "int8"):
+                    self.fail(f"int4 is read only as the filter of {', '.join(_INT4_FILTER_OPS)} with an int8 "
+                              "input (as TFLM)", tensor=tensors[t].name, op_index=op.index, op_type=op.type)
 
     def check_dataflow(self, tensors, operators, inputs, outputs, blocks):
         """Each tensor is written once, by an operator before those that read it (but both
@@ -218,12 +232,13 @@ class _Reader:
     def tensor(self, sub, i, base=0):
         t = sub.Tensors(i)
         name = (t.Name() or b"").decode("utf-8", "replace") or f"tensor_{i}"
-        if t.Type() not in _TENSOR_TYPES:
+        packed = t.Type() == TensorType.INT4
+        if t.Type() not in _TENSOR_TYPES and not packed:
             type_name = _TYPE_NAMES.get(t.Type(), f"#{t.Type()}")
             self.fail(f"unsupported dtype {type_name} (supported: int8, uint8, int16, int32, uint32, int64, float32, "
-                      "bool; resource handles)",
+                      "bool; resource handles; int4 constant filters)",
                       tensor=name)
-        dtype = _TENSOR_TYPES[t.Type()]
+        dtype = "int8" if packed else _TENSOR_TYPES[t.Type()]
         shape = tuple(int(d) for d in t.ShapeAsNumpy()) if t.ShapeLength() else ()
         if len(shape) > _MAX_RANK or any(d < 0 for d in shape):
             self.fail(f"unsupported shape {list(shape)} (dynamic or rank above {_MAX_RANK})", tensor=name)
@@ -234,7 +249,11 @@ class _Reader:
         if tensor.nbytes >= 2**31:
             self.fail(f"shape {list(shape)} needs {tensor.nbytes} bytes, more than a 32-bit target addresses",
                       tensor=name)
-        tensor.data = self.buffer_data(t.Buffer(), tensor)
+        tensor.data = self.buffer_data(t.Buffer(), tensor, packed)
+        if packed:
+            if tensor.data is None:
+                self.fail("int4 is supported for constant filters only (as TFLM)", tensor=name)
+            self.int4.add(base + i)
         return tensor
 
     def quantization(self, t, name, dtype, shape):
@@ -264,7 +283,8 @@ class _Reader:
             self.fail(f"zero point {bad} is outside the {dtype} range [{low}, {high}]", tensor=name)
         return Quantization(scale, zero_point, axis if len(scale) > 1 else 0)
 
-    def buffer_data(self, buffer_index, tensor):
+    def buffer_data(self, buffer_index, tensor, packed=False):
+        """The constant's values (None if it has none); packed: stored as int4, returned as int8."""
         if not 0 <= buffer_index < self.model.BuffersLength():
             self.fail(f"refers to buffer {buffer_index}, but the model has {self.model.BuffersLength()}",
                       tensor=tensor.name)
@@ -281,9 +301,12 @@ class _Reader:
             raw = buf.DataAsNumpy().tobytes()
         else:
             return None
-        if len(raw) != tensor.nbytes:
-            self.fail(f"holds {len(raw)} bytes of data, but shape {list(tensor.shape)} of {tensor.dtype} "
-                      f"needs {tensor.nbytes}", tensor=tensor.name)
+        needed = (tensor.num_elements + 1) // 2 if packed else tensor.nbytes
+        if len(raw) != needed:
+            self.fail(f"holds {len(raw)} bytes of data, but shape {list(tensor.shape)} of "
+                      f"{'int4' if packed else tensor.dtype} needs {needed}", tensor=tensor.name)
+        if packed:
+            return _unpack_int4(raw, tensor.num_elements).reshape(tensor.shape)
         data = np.frombuffer(raw, dtype=DTYPES[tensor.dtype][0]).reshape(tensor.shape)
         if tensor.dtype == "float32" and not np.isfinite(data).all():
             # Weights that are NaN or infinite make every result NaN or infinite: a damaged model.
@@ -375,3 +398,11 @@ def _raw_builtin_code(code):
 
 def _snake(name):
     return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+def _unpack_int4(raw, count):
+    """count int4 values stored two a byte, the first in the low nibble, as int8 (TFLM's
+    UnpackDenseInt4IntoInt8: each nibble sign-extended)."""
+    stored = np.frombuffer(raw, np.uint8).astype(np.int16)
+    nibbles = np.stack([stored & 0xF, stored >> 4], axis=1).reshape(-1)[:count]
+    return np.where(nibbles > 7, nibbles - 16, nibbles).astype(np.int8)
