@@ -63,22 +63,22 @@ static inline int32_t tinyaot_compare_scaled(int32_t v, int32_t offset, int32_t 
     return tinyaot_requantize((offset + v) * 256, multiplier, shift);
 }
 
+/* a OP b of two int8 or int16 values, each rescaled by its input's parameters first. */
+static inline uint8_t tinyaot_compare_rescaled(const struct tinyaot_compare_params *p, int32_t a, int32_t b)
+{
+    return tinyaot_compare_i32(tinyaot_compare_scaled(a, p->input1_offset, p->input1_multiplier, p->input1_shift),
+                               tinyaot_compare_scaled(b, p->input2_offset, p->input2_multiplier, p->input2_shift),
+                               p->op);
+}
+
 static inline uint8_t tinyaot_compare_one(const struct tinyaot_compare_params *p, const void *input1,
                                           const void *input2, int32_t i, int32_t j)
 {
     switch (p->dtype) {
     case TINYAOT_INT8:
-        return tinyaot_compare_i32(
-            tinyaot_compare_scaled(((const int8_t *)input1)[i], p->input1_offset, p->input1_multiplier,
-                                   p->input1_shift),
-            tinyaot_compare_scaled(((const int8_t *)input2)[j], p->input2_offset, p->input2_multiplier,
-                                   p->input2_shift), p->op);
+        return tinyaot_compare_rescaled(p, ((const int8_t *)input1)[i], ((const int8_t *)input2)[j]);
     case TINYAOT_INT16:
-        return tinyaot_compare_i32(
-            tinyaot_compare_scaled(((const int16_t *)input1)[i], p->input1_offset, p->input1_multiplier,
-                                   p->input1_shift),
-            tinyaot_compare_scaled(((const int16_t *)input2)[j], p->input2_offset, p->input2_multiplier,
-                                   p->input2_shift), p->op);
+        return tinyaot_compare_rescaled(p, ((const int16_t *)input1)[i], ((const int16_t *)input2)[j]);
     case TINYAOT_INT32:
         return tinyaot_compare_i32(((const int32_t *)input1)[i], ((const int32_t *)input2)[j], p->op);
     case TINYAOT_INT64:
