@@ -32,7 +32,8 @@ def pack_int4(values):
     """Values in [-8, 7] two to a byte, the first in the low nibble, as TFLite stores int4 (an odd
     count leaves the last high nibble 0)."""
     nibbles = np.asarray(values, np.int64).reshape(-1)
-    assert nibbles.min(initial=0) >= -8 and nibbles.max(initial=0) <= 7, "int4 values lie in [-8, 7]"
+    if nibbles.min(initial=0) < -8 or nibbles.max(initial=0) > 7:
+        raise ValueError("int4 values lie in [-8, 7]")
     nibbles = np.append(nibbles, 0) if len(nibbles) % 2 else nibbles
     return ((nibbles[0::2] & 0xF) | ((nibbles[1::2] & 0xF) << 4)).astype(np.uint8).tobytes()
 
