@@ -127,17 +127,19 @@ def conv(ctx, inp, weights, bias, out, geometry, groups):
 
 def depthwise(ctx, inp, weights, bias, out, geometry, multiplier):
     # TFLM's int16 depthwise kernel reads the bias as int64 whatever its type.
-    _, sum32 = _weights_and_bias(ctx, weights, bias, out.shape[3], ("int64",))
+    mode, sum32 = _weights_and_bias(ctx, weights, bias, out.shape[3], ("int64",))
     act_min, act_max = ctx.activation(out)
     params = ParamStruct("struct tinyaot_depthwise_conv2d_s16_params", {
         **window_fields(inp, geometry),
         "depth_multiplier": multiplier,
         "output_h": geometry["output_h"], "output_w": geometry["output_w"],
-        "act_min": act_min, "act_max": act_max, "sum32": sum32,
+        "act_min": act_min, "act_max": act_max, "mode": mode, "sum32": sum32,
     })
-    return [KernelCall("tinyaot_depthwise_conv2d_s16", [params, *_tables(ctx, inp, weights, out, out.shape[3]),
-                                                        TensorRef(inp.index), TensorRef(weights.index),
-                                                        optional_ref(bias), TensorRef(out.index)],
+    mode, tables = _layer_args(ctx, inp, weights, bias, out, out.shape[3], mode, sum32)
+    if mode == "TINYAOT_S16_FOLDED" and np.all((tables[1].values >= 16) & (tables[1].values <= 32)):
+        mode = "TINYAOT_S16_FOLDED_MID"  # the rescale in 32-bit arithmetic (tinyaot_s16.h)
+    params.fields["mode"] = mode
+    return [KernelCall("tinyaot_depthwise_conv2d_s16", [params, *tables, TensorRef(out.index)],
                        overlaps=overlap.depthwise(inp, out, geometry, multiplier))]
 
 
