@@ -500,15 +500,21 @@ static inline int32_t tinyaot_sat_shift_left(int32_t x, int32_t exponent)
 /* Leading zero bits of x (32 for 0), as TFLite's CountLeadingZeros. */
 static inline int32_t tinyaot_count_leading_zeros(uint32_t x)
 {
-    int32_t n = 0;
     if (x == 0u) {
         return 32;
     }
-    while ((x & 0x80000000u) == 0u) {
-        x <<= 1;
-        n++;
+#if defined(__GNUC__)
+    return __builtin_clz(x);  /* one instruction on Armv7-M, not a loop of up to 31 steps */
+#else
+    {
+        int32_t n = 0;
+        while ((x & 0x80000000u) == 0u) {
+            x <<= 1;
+            n++;
+        }
+        return n;
     }
-    return n;
+#endif
 }
 
 /* exp(a) for a Q0 value a in [-1/4, 0): Taylor series around -1/8, result Q0. */
