@@ -110,9 +110,8 @@ static TINYAOT_ALWAYS_INLINE int16_t tinyaot_depthwise_s16_value(const struct ti
                                                                  const void *bias, int64_t sum, int32_t oc)
 {
     if (p->mode == TINYAOT_S16_FOLDED_MID) {
-        const int32_t x = (int32_t)sum + (bias != NULL ? ((const int32_t *)bias)[oc] : 0);
-        return (int16_t)tinyaot_clamp_i32(tinyaot_s16_rescale_mid(x, multipliers[oc], shifts[oc]), p->act_min,
-                                          p->act_max);
+        return tinyaot_s16_output_mid((int32_t)sum, (const int32_t *)bias, oc, multipliers[oc], shifts[oc], p->act_min,
+                                      p->act_max);
     }
     return tinyaot_depthwise_s16_output(p, multipliers, shifts, bias, sum, oc);
 }

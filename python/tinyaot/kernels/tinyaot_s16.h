@@ -51,14 +51,12 @@ static TINYAOT_ALWAYS_INLINE int32_t tinyaot_s16_rescale_mid(int32_t x, int32_t 
 
 /* sum (the products, in 32 bits when mode is BIAS32 or the lowering proved
    they fit), plus channel c's bias, rescaled and clamped to an int16 value
-   (FOLDED, FOLDED_MID: multiplier and shift as those modes say). */
+   (FOLDED: multiplier and shift as that mode says; FOLDED_MID: tinyaot_s16_output_mid). */
 static inline int16_t tinyaot_s16_output(int32_t mode, int64_t sum, const void *bias, int32_t c,
                                          int32_t multiplier, int32_t shift, int32_t act_min, int32_t act_max)
 {
     int32_t acc;
-    if (mode == TINYAOT_S16_FOLDED_MID) {
-        acc = tinyaot_s16_rescale_mid((int32_t)sum + (bias != 0 ? ((const int32_t *)bias)[c] : 0), multiplier, shift);
-    } else if (mode == TINYAOT_S16_FOLDED) {
+    if (mode == TINYAOT_S16_FOLDED) {
         const int32_t x = (int32_t)sum + (bias != 0 ? ((const int32_t *)bias)[c] : 0);
         acc = (int32_t)(((int64_t)x * multiplier + ((int64_t)1 << (shift - 1))) >> shift);
     } else if (mode == TINYAOT_S16_BIAS32) {
@@ -73,6 +71,16 @@ static inline int16_t tinyaot_s16_output(int32_t mode, int64_t sum, const void *
         }
         acc = tinyaot_requantize_s64(sum, multiplier, shift);
     }
+    return (int16_t)tinyaot_clamp_i32(acc, act_min, act_max);
+}
+
+/* tinyaot_s16_output for FOLDED_MID, which the kernels taking it test for first (in
+   tinyaot_s16_output, the larger body cost the fully connected loop its registers on Armv6-M). */
+static TINYAOT_ALWAYS_INLINE int16_t tinyaot_s16_output_mid(int32_t sum, const int32_t *bias, int32_t c,
+                                                            int32_t multiplier, int32_t shift, int32_t act_min,
+                                                            int32_t act_max)
+{
+    const int32_t acc = tinyaot_s16_rescale_mid(sum + (bias != 0 ? bias[c] : 0), multiplier, shift);
     return (int16_t)tinyaot_clamp_i32(acc, act_min, act_max);
 }
 
