@@ -51,7 +51,7 @@ static TINYAOT_ALWAYS_INLINE int32_t tinyaot_softmax_s16_scaled(uint32_t u, uint
 }
 
 /* A row's exps into out (tinyaot_softmax_s16_scaled's differences from max), their sum
-   returned; e a constant 0 where inlined so (the left-shift loop). */
+   returned. Inlined twice: with e a constant 0 (no rounding step), and with ls 0. */
 static TINYAOT_ALWAYS_INLINE int32_t tinyaot_softmax_s16_exps(const int16_t *in, int16_t *out, int32_t depth,
                                                               int32_t max, uint32_t multiplier, int32_t ls,
                                                               int32_t e, const int16_t *exp_lut)
@@ -71,7 +71,7 @@ static void tinyaot_softmax_s16(const struct tinyaot_softmax_s16_params *p, cons
 {
     /* TFLM's rescale of the differences as tinyaot_softmax_s16_scaled works it where its
        conditions hold (every multiplier the generator computes is >= 0), else as written. */
-    const int32_t magnitudes = p->input_shift <= 15 && p->input_multiplier >= 0;
+    const int32_t magnitudes = p->input_shift <= 15 && p->input_shift > -32 && p->input_multiplier >= 0;
     const int32_t ls = p->input_shift > 0 ? p->input_shift : 0, e = p->input_shift > 0 ? 0 : -p->input_shift;
     const uint32_t multiplier = (uint32_t)p->input_multiplier;
     int32_t i, c;
