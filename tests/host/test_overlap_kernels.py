@@ -256,11 +256,13 @@ def test_output_overlapping_the_input_as_declared_changes_nothing(family, form, 
     check_cases(family, _run_family(family, form, tmp_path), SLACK.get((family, form), 1) * itemsize)
 
 
-@pytest.mark.parametrize("family, form", [(f, None) for f in WINDOW] + [("conv", "16x8"), ("add", "16x8")])
+@pytest.mark.parametrize("family, form", [(f, None) for f in WINDOW]
+                         + [("conv", "16x8"), ("depthwise", "16x8"), ("add", "16x8")])
 def test_armv6m_builds_of_the_kernels_overlap_as_declared(family, form, tmp_path):
     """The kernels as Cortex-M0/M0+/M23 build them (one output pixel at a time, requantization in
-    32-bit multiplies; 16x8 CONV_2D four filters a step, int16 ADD's rows), on the host: as exact
-    and as safe at every declared distance. Their order may leave room past the limit (the
+    32-bit multiplies; 16x8 CONV_2D four filters a step, 16x8 DEPTHWISE_CONV_2D's rescale in
+    16-bit halves, int16 ADD's rows), on the host: as exact and as safe at every declared
+    distance. Their order may leave room past the limit (the
     declarations are the two-pixel paths')."""
     cases = _run_family(family, form, tmp_path, cflags=["-DTINYAOT_PIXEL_PAIRS=0", "-DTINYAOT_LONG_MULTIPLY=0"])
     check_cases(family, cases, None)

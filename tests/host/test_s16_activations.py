@@ -2,7 +2,8 @@
 LOGISTIC_TANH_16X8_SCALES: checks the generated sigmoid table (tinyaot.ops.lut.sigmoid_table)
 by behaviour, all 256 knots and both signs, and both of TFLM's input rescale paths. What TFLM
 refuses, tinyaot refuses in one line naming the operator and the tensor. RELU and LEAKY_RELU
-(int8 and int16) on every input, at scales where how their factors are computed shows."""
+(int8 and int16) on every input, at scales where how their factors are computed shows; int16
+SOFTMAX on every difference from a row's maximum, at each of its rescale paths."""
 
 import numpy as np
 import pytest
@@ -73,6 +74,26 @@ def test_relu_and_leaky_relu_match_tflm_on_every_input(tmp_path):
     differing = {RESCALED[i]: int(np.count_nonzero(e != g)) for i, (e, g) in enumerate(zip(expected, got))
                  if not np.array_equal(e, g)}
     assert not differing, f"values differing from TFLM, per case: {differing}"
+
+
+# int16 SOFTMAX's input scale x beta: differences rescaled by right shifts 3, 1 and 0, left
+# shifts 4 and 15 (tinyaot_softmax_s16_scaled) and 16 (TFLM's requantization as written).
+SOFTMAX_SCALES = [1e-5, 4e-5, 0.00015, 0.002, 4.0, 8.0]
+
+
+def test_softmax_16x8_matches_tflm_on_every_difference(tmp_path):
+    """Rows (32767, v) for every int16 v: each difference from the row's maximum, 0 to 65535."""
+    mb = ModelBuilder()
+    rows = np.stack([np.full(EVERY_INT16.size, 32767, np.int16), EVERY_INT16], axis=1)
+    for k, scale in enumerate(SOFTMAX_SCALES):
+        x = mb.input(f"x{k}", "int16", list(rows.shape), scale=scale, zero_point=0)
+        y = mb.output(mb.tensor(f"p{k}", "int16", list(rows.shape), scale=1 / 32768, zero_point=0))
+        mb.op("SOFTMAX", [x], [y], "SoftmaxOptions", beta=1.0)
+    expected, got = every_input_outputs(tmp_path, mb.build(), [rows] * len(SOFTMAX_SCALES))
+    differing = {SOFTMAX_SCALES[i]: int(np.count_nonzero(e != g)) for i, (e, g) in enumerate(zip(expected, got))
+                 if not np.array_equal(e, g)}
+    assert not differing, f"values differing from TFLM, per input scale: {differing}"
+    assert len({int(v) for v in got[2][:, 1]}) > 1000  # most differences give an exp of their own
 
 
 def one_op(op="LOGISTIC", in_dtype="int16", out_dtype="int16", in_scale=2**-12, in_zp=0, out_scale=1 / 32768,

@@ -500,15 +500,34 @@ static inline int32_t tinyaot_sat_shift_left(int32_t x, int32_t exponent)
 /* Leading zero bits of x (32 for 0), as TFLite's CountLeadingZeros. */
 static inline int32_t tinyaot_count_leading_zeros(uint32_t x)
 {
-    int32_t n = 0;
     if (x == 0u) {
         return 32;
     }
-    while ((x & 0x80000000u) == 0u) {
-        x <<= 1;
-        n++;
+#if defined(__GNUC__) && !defined(__ARM_ARCH_6M__) && !defined(__ARM_ARCH_8M_BASE__)
+    return __builtin_clz(x);  /* one instruction (CLZ), not a loop of up to 31 steps */
+#else
+    {
+        /* Halving steps: five tests whatever x (a library call under GCC on these cores). */
+        int32_t n = 0;
+        if (x < 0x10000u) {
+            n += 16;
+            x <<= 16;
+        }
+        if (x < 0x1000000u) {
+            n += 8;
+            x <<= 8;
+        }
+        if (x < 0x10000000u) {
+            n += 4;
+            x <<= 4;
+        }
+        if (x < 0x40000000u) {
+            n += 2;
+            x <<= 2;
+        }
+        return x < 0x80000000u ? n + 1 : n;
     }
-    return n;
+#endif
 }
 
 /* exp(a) for a Q0 value a in [-1/4, 0): Taylor series around -1/8, result Q0. */

@@ -25,7 +25,7 @@ struct tinyaot_conv2d_s16_params {
     int32_t dilation_h, dilation_w;
     int32_t pad_h, pad_w;  /* top and left padding */
     int32_t act_min, act_max;
-    int32_t mode;   /* TINYAOT_S16_BIAS64 or _BIAS32 */
+    int32_t mode;   /* TINYAOT_S16_BIAS64, _BIAS32, _FOLDED or _FOLDED_MID (tinyaot_s16.h) */
     int32_t sum32;  /* 1: the products' sum is taken in 32 bits (see tinyaot_s16.h) */
     /* 1: one group, 32-bit sums, dilation_w 1 (a window row's taps are contiguous), at
        least four filters: tinyaot_conv2d_s16_single's four filters a step */
@@ -36,38 +36,58 @@ struct tinyaot_conv2d_s16_params {
 };
 
 #if TINYAOT_PIXEL_PAIRS
+/* GCC's reassociation would pair a pass's two products before adding them to a sum (the
+   wrapping uint32_t sums allow it): eight more values live than the core has registers,
+   spilled (the 1x5 32 -> 32 layer: 3.65 instructions per MAC on the Cortex-M3, not 2.35). */
+#if defined(__GNUC__) && !defined(__clang__)
+#define TINYAOT_CONV2D_S16_IN_ORDER __attribute__((optimize("no-tree-reassoc")))
+#else
+#define TINYAOT_CONV2D_S16_IN_ORDER
+#endif
+
 /*
  * Two output pixels (in and in + in_step) and four filters (w + k * w_step) over a
  * window row of n values: each input value loaded serves four products, each weight
  * two. With n, in_step and w_step constants (TINYAOT_CONV2D_S16_BLOCK_OF) every
  * operand is an immediate offset from one of two pointers and the eight sums stay
- * in registers: on the Cortex-M3, 17 instructions a step of eight products. Sums
+ * in registers; two steps a pass, in order (TINYAOT_CONV2D_S16_IN_ORDER): on the
+ * Cortex-M3, 32 instructions a pass of sixteen products (one step a pass: 17). Sums
  * in uint32_t: TFLM's int32 sum wraps (BIAS32), and where the sum is int64 the
  * lowering proved it stays in int32.
  */
 static TINYAOT_ALWAYS_INLINE void tinyaot_conv2d_s16_dot8(const int16_t *in, const int8_t *w, int32_t n,
                                                           int32_t in_step, int32_t w_step, uint32_t acc[8])
 {
-    /* Named sums, one value a step: GCC -O2 keeps an array's in memory, and an unrolled
-       step's reassociated sums do not fit the registers. */
+    /* Named sums: GCC -O2 keeps an array's in memory. */
     uint32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3], a4 = acc[4], a5 = acc[5], a6 = acc[6],
              a7 = acc[7];
-    const int16_t *const end = in + n;
-    for (; in != end; in++, w++) {
-        const int32_t x0 = in[0], x1 = in[in_step];
-        int32_t wf = w[0];
-        a0 += (uint32_t)(wf * x0);
-        a4 += (uint32_t)(wf * x1);
-        wf = w[w_step];
-        a1 += (uint32_t)(wf * x0);
-        a5 += (uint32_t)(wf * x1);
-        wf = w[2 * w_step];
-        a2 += (uint32_t)(wf * x0);
-        a6 += (uint32_t)(wf * x1);
-        wf = w[3 * w_step];
-        a3 += (uint32_t)(wf * x0);
-        a7 += (uint32_t)(wf * x1);
+    const int16_t *const end = in + n, *const pairs_end = in + (n & ~1);
+/* One step k values on: eight products. */
+#define TINYAOT_CONV2D_S16_STEP(k)                                                                            \
+    do {                                                                                                      \
+        const int32_t x0 = in[k], x1 = in[(k) + in_step];                                                     \
+        int32_t wf = w[k];                                                                                    \
+        a0 += (uint32_t)(wf * x0);                                                                            \
+        a4 += (uint32_t)(wf * x1);                                                                            \
+        wf = w[(k) + w_step];                                                                                 \
+        a1 += (uint32_t)(wf * x0);                                                                            \
+        a5 += (uint32_t)(wf * x1);                                                                            \
+        wf = w[(k) + 2 * w_step];                                                                             \
+        a2 += (uint32_t)(wf * x0);                                                                            \
+        a6 += (uint32_t)(wf * x1);                                                                            \
+        wf = w[(k) + 3 * w_step];                                                                             \
+        a3 += (uint32_t)(wf * x0);                                                                            \
+        a7 += (uint32_t)(wf * x1);                                                                            \
+    } while (0)
+    /* Two steps a pass: the pointers' increments and the loop test are shared. */
+    for (; in != pairs_end; in += 2, w += 2) {
+        TINYAOT_CONV2D_S16_STEP(0);
+        TINYAOT_CONV2D_S16_STEP(1);
     }
+    if (in != end) {
+        TINYAOT_CONV2D_S16_STEP(0);
+    }
+#undef TINYAOT_CONV2D_S16_STEP
     acc[0] = a0;
     acc[1] = a1;
     acc[2] = a2;
@@ -80,7 +100,8 @@ static TINYAOT_ALWAYS_INLINE void tinyaot_conv2d_s16_dot8(const int16_t *in, con
 
 /* n: filter_w x input_ch; in_step: stride_w x input_ch; w_step: one filter's size. */
 #define TINYAOT_CONV2D_S16_BLOCK_OF(n, in_step, w_step)                                                       \
-    static TINYAOT_NOINLINE void tinyaot_conv2d_s16_block_##n##_##in_step##_##w_step(                         \
+    static TINYAOT_NOINLINE TINYAOT_CONV2D_S16_IN_ORDER void                                                  \
+        tinyaot_conv2d_s16_block_##n##_##in_step##_##w_step(                                                  \
         const int16_t *in, const int8_t *w, uint32_t acc[8])                                                  \
     {                                                                                                         \
         tinyaot_conv2d_s16_dot8(in, w, n, in_step, w_step, acc);                                              \
@@ -134,6 +155,10 @@ static int64_t tinyaot_conv2d_s16_sum(const struct tinyaot_conv2d_s16_params *p,
 static int16_t tinyaot_conv2d_s16_value(const struct tinyaot_conv2d_s16_params *p, const int32_t *multipliers,
                                         const int32_t *shifts, const void *bias, int64_t sum, int32_t oc)
 {
+    if (p->mode == TINYAOT_S16_FOLDED_MID) {
+        return tinyaot_s16_output_mid((int32_t)sum, (const int32_t *)bias, oc, multipliers[oc], shifts[oc], p->act_min,
+                                      p->act_max);
+    }
     return tinyaot_s16_output(p->mode, sum, bias, oc, multipliers[oc], shifts[oc], p->act_min, p->act_max);
 }
 

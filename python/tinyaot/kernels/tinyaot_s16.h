@@ -20,6 +20,9 @@
    an int32 table, the multiplier TFLM's Q15 one and the shift its total right shift (both
    worked out once), and the rescale's multiply is 32 x 32 -> 64 bits. */
 #define TINYAOT_S16_FOLDED 2
+/* FOLDED where every channel's total shift is 16..32 (the usual scales): the rescale in
+   32-bit arithmetic, no 64-bit shift (tinyaot_s16_rescale_mid). */
+#define TINYAOT_S16_FOLDED_MID 3
 
 /* TFLM's MultiplyByQuantizedMultiplier(int64_t, ...): the Q31 multiplier
    rounded to Q15, one rounding right shift. */
@@ -30,9 +33,25 @@ static inline int32_t tinyaot_requantize_s64(int64_t x, int32_t multiplier, int3
     return (int32_t)((x * reduced + ((int64_t)1 << (total_shift - 1))) >> total_shift);
 }
 
+/* (x * multiplier + 2^(shift - 1)) >> shift, for a Q15 multiplier (< 2^15) and shift 16..32:
+   TFLM's 64-bit rescale of an int32 sum, exact. */
+static TINYAOT_ALWAYS_INLINE int32_t tinyaot_s16_rescale_mid(int32_t x, int32_t multiplier, int32_t shift)
+{
+#if TINYAOT_LONG_MULTIPLY
+    /* The high word of x * (multiplier << (32 - shift)) + 2^31: one multiply-accumulate. */
+    const int32_t scaled = (int32_t)((uint32_t)multiplier << (32 - shift));
+    return (int32_t)(((int64_t)x * scaled + 0x80000000LL) >> 32);
+#else
+    /* x in 16-bit halves: either product, and the low one plus the rounding, fit 32 bits;
+       floor((hi 2^16 + lo) / 2^s) = floor((hi + floor(lo / 2^16)) / 2^(s - 16)). */
+    const uint32_t low = (uint32_t)(x & 0xFFFF) * (uint32_t)multiplier + (1u << (shift - 1));
+    return ((x >> 16) * multiplier + (int32_t)(low >> 16)) >> (shift - 16);
+#endif
+}
+
 /* sum (the products, in 32 bits when mode is BIAS32 or the lowering proved
    they fit), plus channel c's bias, rescaled and clamped to an int16 value
-   (FOLDED: multiplier and shift as that mode says). */
+   (FOLDED: multiplier and shift as that mode says; FOLDED_MID: tinyaot_s16_output_mid). */
 static inline int16_t tinyaot_s16_output(int32_t mode, int64_t sum, const void *bias, int32_t c,
                                          int32_t multiplier, int32_t shift, int32_t act_min, int32_t act_max)
 {
@@ -52,6 +71,16 @@ static inline int16_t tinyaot_s16_output(int32_t mode, int64_t sum, const void *
         }
         acc = tinyaot_requantize_s64(sum, multiplier, shift);
     }
+    return (int16_t)tinyaot_clamp_i32(acc, act_min, act_max);
+}
+
+/* tinyaot_s16_output for FOLDED_MID, which the kernels taking it test for first (in
+   tinyaot_s16_output, the larger body cost the fully connected loop its registers on Armv6-M). */
+static TINYAOT_ALWAYS_INLINE int16_t tinyaot_s16_output_mid(int32_t sum, const int32_t *bias, int32_t c,
+                                                            int32_t multiplier, int32_t shift, int32_t act_min,
+                                                            int32_t act_max)
+{
+    const int32_t acc = tinyaot_s16_rescale_mid(sum + (bias != 0 ? bias[c] : 0), multiplier, shift);
     return (int16_t)tinyaot_clamp_i32(acc, act_min, act_max);
 }
 

@@ -11,7 +11,7 @@
  * scratch but a list of the taps reaching one output value (listed once for all
  * its channels). The sum is int64, or int32 where the lowering proved it fits
  * (sum32); then four output channels are summed a step (each input value loaded
- * serves four products) and mode may be TINYAOT_S16_FOLDED (tinyaot_s16.h).
+ * serves four products) and mode may be TINYAOT_S16_FOLDED or _FOLDED_MID (tinyaot_s16.h).
  */
 #ifndef TINYAOT_TRANSPOSE_CONV_S16_H
 #define TINYAOT_TRANSPOSE_CONV_S16_H
@@ -83,6 +83,19 @@ static TINYAOT_NOINLINE void tinyaot_transpose_conv_s16_sum4(const int16_t *in, 
     }
 }
 
+/* Output channel oc's value from its sum. */
+static TINYAOT_ALWAYS_INLINE int16_t tinyaot_transpose_conv_s16_value(const struct tinyaot_transpose_conv_params *p,
+                                                                      int32_t mode, const int32_t *multipliers,
+                                                                      const int32_t *shifts, const void *bias,
+                                                                      int64_t sum, int32_t oc)
+{
+    if (mode == TINYAOT_S16_FOLDED_MID) {
+        return tinyaot_s16_output_mid((int32_t)sum, (const int32_t *)bias, oc, multipliers[oc], shifts[oc], p->act_min,
+                                      p->act_max);
+    }
+    return tinyaot_s16_output(mode, sum, bias, oc, multipliers[oc], shifts[oc], p->act_min, p->act_max);
+}
+
 /* taps: scratch for the tap list, two int32 per tap reaching one output value. */
 static void tinyaot_transpose_conv_s16(const struct tinyaot_transpose_conv_params *p, int32_t sum32, int32_t mode,
                                        const int32_t *multipliers, const int32_t *shifts, int32_t *taps,
@@ -101,15 +114,14 @@ static void tinyaot_transpose_conv_s16(const struct tinyaot_transpose_conv_param
                     uint32_t sums[4];
                     tinyaot_transpose_conv_s16_sum4(in, filter + oc * window, window, p->input_ch, taps, n, sums);
                     for (k = 0; k < 4; k++) {
-                        output[oc + k] = tinyaot_s16_output(mode, (int32_t)sums[k], bias, oc + k, multipliers[oc + k],
-                                                            shifts[oc + k], p->act_min, p->act_max);
+                        output[oc + k] = tinyaot_transpose_conv_s16_value(p, mode, multipliers, shifts, bias,
+                                                                          (int32_t)sums[k], oc + k);
                     }
                 }
                 for (; oc < p->output_ch; oc++) {
                     const int64_t sum =
                         tinyaot_transpose_conv_s16_sum(in, filter + oc * window, p->input_ch, sum32, taps, n);
-                    output[oc] = tinyaot_s16_output(mode, sum, bias, oc, multipliers[oc], shifts[oc], p->act_min,
-                                                    p->act_max);
+                    output[oc] = tinyaot_transpose_conv_s16_value(p, mode, multipliers, shifts, bias, sum, oc);
                 }
                 output += p->output_ch;
             }

@@ -140,7 +140,10 @@ def transpose_conv_wide_16x8():
     """16x8 TRANSPOSE_CONV beyond the int8 model's 16x8 form: 128 input channels (products
     whose sum may leave int32: the kernel's int64 sum), an int16 bias (TFLM widens it), a
     batch of 2; int64 bias, per-channel, SAME, stride 2, RELU; int16 bias, per-tensor, VALID;
-    no bias, strides 3x2; outputs that clamp."""
+    no bias, strides 3x2; outputs that clamp. Beside them the 16x8 DEPTHWISE_CONV_2D's wide
+    sums: a 24x24 window of +-127 weights (the int64 sum, multiplier 3, SAME: every border),
+    a bias near 2^32 (the int64 bias and 64-bit rescale where sums stay in int32), and +-1
+    weights rescaled by more than 1/2 (FOLDED, not FOLDED_MID: a total shift below 16)."""
     rng = np.random.default_rng(16)
     mb = ModelBuilder()
     x = mb.input("x", "int16", [2, 3, 4, 128], scale=0.001, zero_point=0)
@@ -149,6 +152,18 @@ def transpose_conv_wide_16x8():
     _transpose_conv_16x8(mb, rng, x, [2, 3, 4, 128], [2, 4, 5, 3], (2, 2), (1, 1), 1, [0.01], "int16")
     _transpose_conv_16x8(mb, rng, x, [2, 3, 4, 128], [2, 9, 8, 2], (4, 3), (3, 2), 0, rng.uniform(0.005, 0.015, 2),
                          None)
+    image = mb.input("image", "int16", [1, 24, 24, 2], scale=0.001, zero_point=0)
+    layers = [((24, 24), 3, [0] * 6, 127, 5.0), ((3, 3), 2, [4_000_000_000, -900, 70_000, -2_500_000_000], 127, 0.02),
+              ((3, 3), 1, [5, -7], 1, 1.8e-5)]
+    for k, (window, multiplier, bias, w_max, out_scale) in enumerate(layers):
+        out_ch = 2 * multiplier
+        w_scale = rng.uniform(0.005, 0.015, out_ch).astype(np.float32)
+        w = np.where(rng.integers(0, 2, (1, *window, out_ch)) == 1, w_max, -w_max).astype(np.int8)
+        inputs = [image, mb.const(f"dw_w{k}", w, scale=w_scale, axis=3),
+                  mb.const(f"dw_b{k}", np.array(bias, np.int64), scale=np.float32(0.001) * w_scale)]
+        y = mb.tensor(f"dw{k}", "int16", [1, 24, 24, out_ch], scale=out_scale, zero_point=0)
+        mb.op("DEPTHWISE_CONV_2D", inputs, [mb.output(y)], "DepthwiseConv2DOptions", padding=0, stride_h=1,
+              stride_w=1, depth_multiplier=multiplier)
     return mb.build()
 
 
