@@ -132,7 +132,7 @@ def _smaller_plan(graph, views, options, fusions):
     arm_convolve_s8's scratch raises the arena: all of them first, then each put back on CMSIS-NN where
     the arena stays as small (at most one plan per candidate more)."""
     planned = _smaller_pointwise_plan(graph, views, options, fusions)
-    if options.kernels != "cmsis-nn" or options.cmsis_nn_conv != "auto":
+    if options.kernels != "cmsis-nn" or options.cmsis_nn_conv != "auto" or CPU_ARCH[options.cpu] != "scalar":
         return planned
     candidates = _arena_candidates(graph, options)
     if not candidates:
