@@ -129,8 +129,8 @@ class _Planned(NamedTuple):
 def _smaller_plan(graph, views, options, fusions):
     """_smaller_pointwise_plan; with CMSIS-NN on a core without DSP (--cmsis-nn-conv auto), also with
     the convolutions cmsis_nn.arena_candidate names on tinyaot_conv2d_s8, which needs no scratch, where
-    arm_convolve_s8's scratch raises the arena: all of them first, then each put back on CMSIS-NN where
-    the arena stays as small (at most one plan per candidate more)."""
+    arm_convolve_s8's scratch raises the arena: all of them first (one plan more), then each put back
+    on CMSIS-NN where the arena stays as small (one plan more per candidate, only if the first shrank it)."""
     planned = _smaller_pointwise_plan(graph, views, options, fusions)
     if options.kernels != "cmsis-nn" or options.cmsis_nn_conv != "auto" or CPU_ARCH[options.cpu] != "scalar":
         return planned
