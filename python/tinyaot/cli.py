@@ -125,13 +125,18 @@ def _add_codegen_args(p, name_required=True, several=False):
                         "without DSP (faster than CMSIS-NN's plain C; its output may overlap its input) and on "
                         "CMSIS-NN's 1x1 kernels on DSP cores (auto, default), on CMSIS-NN's 1x1 kernels (wrapper), "
                         "or on arm_convolve_s8 (im2col)")
+    p.add_argument("--cmsis-nn-conv", default="auto", choices=["auto", "im2col"],
+                   help="with --kernels cmsis-nn: other convolutions on tinyaot's portable kernel on cores without "
+                        "DSP where arm_convolve_s8's scratch would raise the arena and tinyaot's is not slower "
+                        "(auto, default), or on arm_convolve_s8 wherever CMSIS-NN takes them (im2col)")
 
 
 def _options(args, name=None):
     from tinyaot.compiler import Options
     return Options(name or args.name, args.alignment, args.weights_section, args.arena_section, args.inputs_in_arena,
                    args.kernels, args.cpu, getattr(args, "weights", "linked"), getattr(args, "arena_group", None),
-                   fusion=not args.no_fusion, cmsis_nn_1x1=args.cmsis_nn_1x1, optimize=args.optimize)
+                   fusion=not args.no_fusion, cmsis_nn_1x1=args.cmsis_nn_1x1, optimize=args.optimize,
+                   cmsis_nn_conv=args.cmsis_nn_conv)
 
 
 def cmd_compile(args):

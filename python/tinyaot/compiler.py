@@ -27,6 +27,7 @@ from tinyaot.planner.verify import verify_plan
 
 WEIGHTS_MODES = ("linked", "blob")
 CMSIS_NN_1X1 = ("auto", "wrapper", "im2col")
+CMSIS_NN_CONV = ("auto", "im2col")
 SUPPORTED_OPERATORS = frozenset(LOWERINGS) | VIEW_OPS
 
 
@@ -46,6 +47,12 @@ class Options:
     # comes out smaller (cores without DSP); "wrapper": CMSIS-NN's 1x1 kernels; "im2col": arm_convolve_s8.
     cmsis_nn_1x1: str = "auto"
     optimize: str = "speed"  # one of OPTIMIZE
+    # --kernels cmsis-nn, other convolutions: "auto": on tinyaot_conv2d_s8 on cores without DSP where
+    # arm_convolve_s8's scratch would raise the arena and tinyaot's kernel is not slower
+    # (cmsis_nn.PORTABLE_FOR_ARENA_ON_SCALAR); "im2col": on arm_convolve_s8 wherever CMSIS-NN takes them.
+    cmsis_nn_conv: str = "auto"
+    # Set by the compiler, not the user: CONV_2D operator indices "auto" keeps on tinyaot_conv2d_s8.
+    arena_convolutions: frozenset = frozenset()
 
 
 @dataclass
@@ -72,17 +79,17 @@ def compile_model(path, options):
     views = find_views(graph, options.inputs_in_arena)
     # Not into or out of a subgraph's steps: a fused producer would not run where the other branch needs it.
     fusions = find_fusions(graph, views, options.alignment) if options.fusion and not graph.blocks else {}
-    planned = _smaller_pointwise_plan(graph, views, options, fusions)
+    planned = _smaller_plan(graph, views, options, fusions)
     unchained = {k: f for k, f in fusions.items() if not isinstance(f, ChainFusion)}
     if unchained != fusions:
         # Chains only cost their bands' calls where they do not lower the peak: kept where the arena
         # shrinks by a quarter of what they leave unstored (ds_cnn_kws's first convolution would save
         # 128 of 10048 bytes).
-        without = _smaller_pointwise_plan(graph, views, options, unchained)
+        without = _smaller_plan(graph, views, options, unchained)
         unstored = sum(graph.tensors[f.tensor].nbytes for f in fusions.values() if isinstance(f, ChainFusion))
         if without.outcome.arena_size - planned.outcome.arena_size < unstored // MAX_BAND_SHARE:
             planned, fusions = without, unchained
-    unfused = _smaller_pointwise_plan(graph, views, options, {}) if fusions else planned
+    unfused = _smaller_plan(graph, views, options, {}) if fusions else planned
     declined = None
     if unfused.outcome.arena_size <= planned.outcome.arena_size:
         # Outputs written over inputs can beat a band (a strided convolution over its input):
@@ -91,7 +98,7 @@ def compile_model(path, options):
             declined = (f"band fusion not used: the unfused arena ({unfused.outcome.arena_size} bytes) is not larger "
                         f"than the fused one ({planned.outcome.arena_size})")
         planned, fusions = unfused, {}
-    calls, backends, buffers, outcome, _ = planned
+    calls, backends, buffers, outcome = planned[:4]
     state, state_size = place_state(graph, options.alignment)
     model = CompiledModel(options, graph, views, calls, buffers, outcome.arena_size, unfused.outcome.lower_bound,
                           state, state_size, backends, outcome, fusions=fusions)
@@ -105,6 +112,8 @@ def compile_model(path, options):
         model.notes.append(declined)
     if planned.pointwise_note:
         model.notes.append(planned.pointwise_note)
+    if planned.convolution_note:
+        model.notes.append(planned.convolution_note)
     return model
 
 
@@ -114,6 +123,53 @@ class _Planned(NamedTuple):
     buffers: list
     outcome: object
     pointwise_note: str | None = None
+    convolution_note: str | None = None
+
+
+def _smaller_plan(graph, views, options, fusions):
+    """_smaller_pointwise_plan; with CMSIS-NN on a core without DSP (--cmsis-nn-conv auto), also with
+    the convolutions cmsis_nn.arena_candidate names on tinyaot_conv2d_s8, which needs no scratch, where
+    arm_convolve_s8's scratch raises the arena: all of them first (one plan more), then each put back
+    on CMSIS-NN where the arena stays as small (one plan more per candidate, only if the first shrank it)."""
+    planned = _smaller_pointwise_plan(graph, views, options, fusions)
+    if options.kernels != "cmsis-nn" or options.cmsis_nn_conv != "auto" or CPU_ARCH[options.cpu] != "scalar":
+        return planned
+    candidates = _arena_candidates(graph, options)
+    if not candidates:
+        return planned
+    best = _smaller_pointwise_plan(graph, views, replace(options, arena_convolutions=frozenset(candidates)), fusions)
+    if best.outcome.arena_size >= planned.outcome.arena_size:
+        return planned
+    kept = set(candidates)
+    for k in candidates:
+        trial = _smaller_pointwise_plan(graph, views, replace(options, arena_convolutions=frozenset(kept - {k})),
+                                        fusions)
+        if trial.outcome.arena_size <= best.outcome.arena_size:
+            kept.discard(k)
+            best = trial
+    ops = ", ".join(map(str, sorted(kept)))
+    return best._replace(convolution_note=(
+        f"convolution{'s' * (len(kept) > 1)} {ops} on tinyaot_conv2d_s8 instead of arm_convolve_s8, whose scratch "
+        f"would raise the arena: {best.outcome.arena_size} bytes instead of {planned.outcome.arena_size} "
+        f"(--cmsis-nn-conv im2col keeps CMSIS-NN's)"))
+
+
+def _arena_candidates(graph, options):
+    """CONV_2D operators cmsis_nn.arena_candidate names that CMSIS-NN would run with a scratch buffer."""
+    arch = CPU_ARCH[options.cpu]
+    found = []
+    for op in graph.operators:
+        if op.type != "CONV_2D":
+            continue
+        ctx = LowerContext(graph, op, optimize=options.optimize, arch=arch)
+        portable = LOWERINGS["CONV_2D"](ctx)
+        if not cmsis_nn.arena_candidate(ctx, portable, options.cpu):
+            continue
+        calls, reason = cmsis_nn.lower(ctx, portable, options.cpu, options.cmsis_nn_1x1 == "im2col",
+                                       options.cmsis_nn_1x1 == "auto")
+        if reason is None and any(c.scratch for c in calls):
+            found.append(op.index)
+    return found
 
 
 def _smaller_pointwise_plan(graph, views, options, fusions):
@@ -181,6 +237,8 @@ def check_options(options):
         raise TinyAotError(f"arena group '{options.arena_group}' must be a lower-case C identifier ([a-z_][a-z0-9_]*)")
     if options.cmsis_nn_1x1 not in CMSIS_NN_1X1:
         raise TinyAotError(f"cmsis-nn 1x1 '{options.cmsis_nn_1x1}' is not a choice (have: {', '.join(CMSIS_NN_1X1)})")
+    if options.cmsis_nn_conv not in CMSIS_NN_CONV:
+        raise TinyAotError(f"cmsis-nn conv '{options.cmsis_nn_conv}' is not a choice (have: {', '.join(CMSIS_NN_CONV)})")
     if options.optimize not in OPTIMIZE:
         raise TinyAotError(f"optimize '{options.optimize}' is not a choice (have: {', '.join(OPTIMIZE)})")
     if options.cpu not in CPU_ARCH:
@@ -321,7 +379,8 @@ def _backend_calls(ctx, lowering, options, in_residual_bands=False):
     calls = lowering(ctx)
     if options.kernels == "cmsis-nn":
         cmsis_calls, reason = cmsis_nn.lower(ctx, calls, options.cpu, options.cmsis_nn_1x1 == "im2col",
-                                              options.cmsis_nn_1x1 == "auto", in_residual_bands)
+                                              options.cmsis_nn_1x1 == "auto", in_residual_bands,
+                                              ctx.op.index in options.arena_convolutions)
         return cmsis_calls, ("portable" if reason else "cmsis-nn", reason)
     return calls, ("portable", None)
 

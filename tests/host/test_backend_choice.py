@@ -14,7 +14,8 @@ from tinyaot.codegen.emit import emit
 from tinyaot.compiler import Options, compile_model
 from tinyaot.errors import TinyAotError
 from tinyaot.modelbuilder import ModelBuilder
-from tinyaot.testing.models_conv import conv, depthwise
+from tinyaot.backends.cmsis_nn import PORTABLE_FOR_ARENA_ON_SCALAR
+from tinyaot.testing.models_conv import VALID, conv, depthwise
 
 
 def operators(path, tmp_path, **options):
@@ -156,3 +157,39 @@ def test_residual_bands_on_helium_keep_tinyaots_convolutions(own_model, tmp_path
     block = next(op for op in ops if op["type"] == "ADD")
     assert block["kernels"][0].startswith(f"{convolutions}+{convolutions}+")
     assert ("on Helium, tinyaot's MVE convolutions are faster" in block["backend_reason"]) == (cpu == "cortex-m55")
+
+
+def test_convolution_whose_scratch_would_raise_the_arena_keeps_tinyaots_on_cores_without_dsp(own_model, tmp_path):
+    """cnn_kws_small's second convolution: arm_convolve_s8's im2col (4480 bytes) would set the arena's
+    peak; on the M0 and M3, where tinyaot_conv2d_s8 is not slower, the backend keeps tinyaot's kernel in
+    the band step and says why; --cmsis-nn-conv im2col, and a DSP core, keep CMSIS-NN's."""
+    path = own_model("cnn_kws_small")
+    for cpu in ("cortex-m0", "cortex-m3"):
+        step = operators(path, tmp_path, kernels="cmsis-nn", cpu=cpu)[1]
+        assert step["kernels"] == ["tinyaot_depthwise_mult_s8+tinyaot_conv2d_s8 in bands"]
+        assert step["backend_reason"].endswith(f"operator 1: {PORTABLE_FOR_ARENA_ON_SCALAR})")
+        assert compile_model(path, Options("m", kernels="cmsis-nn", cpu=cpu)).arena_size == 2928
+    im2col = compile_model(path, Options("m", kernels="cmsis-nn", cmsis_nn_conv="im2col"))
+    assert im2col.calls[1][1][0].kernel == "tinyaot_depthwise_mult_s8+tinyaot_cmsis_conv_s8 in bands"
+    assert im2col.arena_size == 7408
+    assert operators(path, tmp_path, kernels="cmsis-nn", cpu="cortex-m4")[1]["kernels"] == [
+        "tinyaot_cmsis_conv_s8+tinyaot_cmsis_conv_s8 in bands"]
+    with pytest.raises(TinyAotError, match=r"cmsis-nn conv 'wrapper' is not a choice \(have: auto, im2col\)"):
+        compile_model(path, Options("m", kernels="cmsis-nn", cmsis_nn_conv="wrapper"))
+
+
+def test_convolution_over_rows_of_one_pixel_stays_on_cmsis_nn(tmp_path):
+    """Output rows of one pixel: no pixel pairs, tinyaot_conv2d_s8 is slower than arm_convolve_s8 on the
+    M3 (magic_wand's 4x1 over 8 channels: 6.31 against 4.92 instructions a multiply-accumulate), so
+    CMSIS-NN's stays though its scratch raises the arena."""
+    rng = np.random.default_rng(5)
+    mb = ModelBuilder()
+    q = (0.05, -3)
+    x = mb.input("x", "int8", [1, 43, 1, 8], scale=q[0], zero_point=q[1])
+    y, _ = conv(mb, rng, x, q, [1, 40, 1, 16], (4, 1), padding=VALID)
+    mb.output(y)
+    path = tmp_path / "column.tflite"
+    path.write_bytes(mb.build())
+    (op,) = operators(path, tmp_path, kernels="cmsis-nn", cpu="cortex-m3")
+    assert (op["backend"], op["kernels"], op["backend_reason"]) == ("cmsis-nn", ["tinyaot_cmsis_conv_s8"], None)
+    assert compile_model(path, Options("m", kernels="cmsis-nn")).arena_size > compile_model(path, Options("m")).arena_size

@@ -87,7 +87,7 @@ def _planned(arch, folder):
     paths += [p for p in (SHARED_MODELS / f"{n}.tflite" for n in SHARED_MODEL_NAMES) if p.exists()]
     cases = []
     for path in paths:
-        model = compile_model(path, Options("m", kernels="cmsis-nn", cpu=CPUS[arch]))
+        model = compile_model(path, Options("m", kernels="cmsis-nn", cpu=CPUS[arch], cmsis_nn_conv="im2col"))
         for _, calls in model.calls:
             for call in calls:
                 if call.kernel in KINDS:

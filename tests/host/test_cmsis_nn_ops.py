@@ -23,14 +23,16 @@ from tinyaot.testing.variants import variant_of
 
 def _run_single_op(tmp_path, build, cmsis_nn_1x1="auto"):
     """Builds a one-operator model with build(mb, rng, x, q), checks it against TFLM with
-    --kernels cmsis-nn and returns its operators' (type, backend, reason)."""
+    --kernels cmsis-nn (--cmsis-nn-conv im2col: auto would keep a lone convolution on tinyaot's
+    kernel, which needs no scratch) and returns its operators' (type, backend, reason)."""
     rng = np.random.default_rng(7)
     mb = ModelBuilder()
     y, _ = build(mb, rng, (0.04, -7))
     mb.output(y)
     path = tmp_path / "m.tflite"
     path.write_bytes(mb.build())
-    check_against_tflm(path, "m", tmp_path / "out", calls=3, kernels="cmsis-nn", cmsis_nn_1x1=cmsis_nn_1x1)
+    check_against_tflm(path, "m", tmp_path / "out", calls=3, kernels="cmsis-nn", cmsis_nn_1x1=cmsis_nn_1x1,
+                       cmsis_nn_conv="im2col")
     report = json.loads((tmp_path / "out" / "m.json").read_text())
     return [(op["type"], op["backend"], op["backend_reason"]) for op in report["operators"]]
 

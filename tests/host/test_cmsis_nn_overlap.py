@@ -107,7 +107,8 @@ DSP_FAMILIES = ["avg_pool", "conv", "dw_3x3", "dw_opt", "max_pool", "add", "mul"
 
 
 def _options(family, cpu, name):
-    return Options(name, kernels="cmsis-nn", cpu=cpu, cmsis_nn_1x1="im2col" if family == "pointwise" else "auto")
+    return Options(name, kernels="cmsis-nn", cpu=cpu, cmsis_nn_1x1="im2col" if family == "pointwise" else "auto",
+                   cmsis_nn_conv="im2col")
 
 
 @pytest.fixture(scope="module")

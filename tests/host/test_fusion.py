@@ -93,14 +93,16 @@ def test_no_fusion_switch_and_inspect(own_model, tmp_path):
 @pytest.mark.parametrize("name", FUSED + ["tflm_micro_speech_quantized"])
 def test_fused_model_with_cmsis_nn_matches_tflm(name, own_model, tmp_path, cmsis_nn):
     """CMSIS-NN's convolution kernels on each band (trimmed input, top padding) give TFLM's values
-    (1x1 ones too: on the M3 --cmsis-nn-1x1 auto would keep the portable kernel)."""
+    (1x1 ones too: on the M3 --cmsis-nn-1x1 auto would keep the portable kernel, and --cmsis-nn-conv
+    auto others where their scratch raises the arena)."""
     path = _model(name, own_model)
-    model = compile_model(path, Options("m", kernels="cmsis-nn", cmsis_nn_1x1="wrapper"))
+    model = compile_model(path, Options("m", kernels="cmsis-nn", cmsis_nn_1x1="wrapper", cmsis_nn_conv="im2col"))
     assert model.fusions
     # Grouped filters stay on the portable kernel (CMSIS-NN has none), fused all the same.
     on_cmsis = any(c.kernel.startswith("tinyaot_cmsis_") for _, calls in model.calls for c in calls)
     assert on_cmsis == (name != "fusion_conv_odd_padding_grouped")
-    check_against_tflm(path, name, tmp_path, calls=5, kernels="cmsis-nn", cmsis_nn_1x1="wrapper")
+    check_against_tflm(path, name, tmp_path, calls=5, kernels="cmsis-nn", cmsis_nn_1x1="wrapper",
+                       cmsis_nn_conv="im2col")
 
 
 def test_plan_svg_names_both_bounds(own_model):

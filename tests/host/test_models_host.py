@@ -18,10 +18,11 @@ STATEFUL = {"tflm_keyword_scrambled"}
 
 
 def check_against_tflm(path, name, out_dir, calls=20, sanitize=False, inputs_in_arena=False, zero_copy=True,
-                       kernels="portable", optimize="speed", cpu="cortex-m3", cmsis_nn_1x1="auto"):
+                       kernels="portable", optimize="speed", cpu="cortex-m3", cmsis_nn_1x1="auto",
+                       cmsis_nn_conv="auto"):
     path, out_dir = Path(path), Path(out_dir)
     model = compile_model(path, Options(name, inputs_in_arena=inputs_in_arena, kernels=kernels, optimize=optimize,
-                                        cpu=cpu, cmsis_nn_1x1=cmsis_nn_1x1))
+                                        cpu=cpu, cmsis_nn_1x1=cmsis_nn_1x1, cmsis_nn_conv=cmsis_nn_conv))
     emit(model, out_dir)
     report = json.loads((out_dir / f"{name}.json").read_text())
     # The planner's figures must hold: arena at or below the classic lower bound, at the
@@ -86,9 +87,24 @@ def test_own_models_with_inputs_in_arena_match_tflm(name, own_model, tmp_path):
 
 
 # The float32 and 16x8 forms would run the portable kernels again (16x8 convolutions: below).
+# --cmsis-nn-conv im2col keeps CMSIS-NN's convolutions under test where auto, on this core, would keep
+# tinyaot's for a smaller arena; the keyword spotter and ResNet-8 take auto, as a user's build does:
+# (operators kept on tinyaot_conv2d_s8, arena with them, arena with arm_convolve_s8's scratch).
+ARENA_CONVOLUTIONS = {"cnn_kws_small": ([1], 2928, 7408), "resnet8": ([1, 2, 4, 5], 18944, 20096)}
+
+
 @pytest.mark.parametrize("name", catalog.names(forms=False))
 def test_own_model_with_cmsis_nn_matches_tflm(name, own_model, tmp_path, cmsis_nn):
-    check_against_tflm(own_model(name), name, tmp_path, calls=5, kernels="cmsis-nn")
+    auto = name in ARENA_CONVOLUTIONS
+    check_against_tflm(own_model(name), name, tmp_path, calls=5, kernels="cmsis-nn",
+                       cmsis_nn_conv="auto" if auto else "im2col")
+    if auto:
+        kept, arena, with_scratch = ARENA_CONVOLUTIONS[name]
+        report = json.loads((tmp_path / f"{name}.json").read_text())
+        assert report["arena_size"] == arena
+        assert (f"on tinyaot_conv2d_s8 instead of arm_convolve_s8, whose scratch would raise the arena: {arena} "
+                f"bytes instead of {with_scratch}") in " ".join(report["notes"])
+        assert f"{', '.join(map(str, kept))} on tinyaot_conv2d_s8" in " ".join(report["notes"])
 
 
 # 16x8 layers on CMSIS-NN (backends/cmsis_nn_s16.py): convolutions on arm_convolve_s16 (strides,

@@ -134,13 +134,14 @@ def test_no_fusion_switch_inspect_and_json(own_model, tmp_path):
 def test_fused_block_with_cmsis_nn_matches_tflm(name, own_model, tmp_path, cmsis_nn):
     """CMSIS-NN's convolution kernels on each band (window input, top padding) and its ADD on the
     band's rows give TFLM's values (1x1 ones too: on the M3 --cmsis-nn-1x1 auto would keep the
-    portable kernel)."""
+    portable kernel, and --cmsis-nn-conv auto the 3x3 ones, whose scratch raises the arena)."""
     path = own_model(name)
-    model = compile_model(path, Options("m", kernels="cmsis-nn", cmsis_nn_1x1="wrapper"))
+    model = compile_model(path, Options("m", kernels="cmsis-nn", cmsis_nn_1x1="wrapper", cmsis_nn_conv="im2col"))
     f = min(model.fusions.values(), key=lambda f: f.consumer)
     (loop,) = model.calls[f.consumer][1]
     assert loop.kernel.startswith("tinyaot_cmsis_conv_s8+tinyaot_cmsis_conv_s8+tinyaot_cmsis_")
-    check_against_tflm(path, name, tmp_path, calls=3, kernels="cmsis-nn", cmsis_nn_1x1="wrapper")
+    check_against_tflm(path, name, tmp_path, calls=3, kernels="cmsis-nn", cmsis_nn_1x1="wrapper",
+                       cmsis_nn_conv="im2col")
 
 
 def test_random_blocks_match_tflm(tmp_path):

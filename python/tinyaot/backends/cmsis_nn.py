@@ -53,6 +53,21 @@ PORTABLE_ON_SCALAR = {
                                  "7.77 against 10.51)",
 }
 
+# On cores without DSP, where arm_convolve_s8's im2col scratch would raise the arena's peak
+# (compiler._smaller_plan plans both ways), a convolution whose tinyaot_conv2d_s8 computes pixel pairs
+# (optimising for speed, output rows of 2 or more pixels, at most TINYAOT_PAIR_MAX_CH outputs) keeps
+# it: not slower there (`tinyaot profile`, instructions a multiply-accumulate, tinyaot_conv2d_s8 against
+# arm_convolve_s8 on qemu_cortex_m3 / qemu_cortex_m0; cnn_kws_small's banded step on the M0 9.39 M
+# instructions against 9.53 M). A row of one pixel is slower on tinyaot's (magic_wand's 4x1 over 8
+# channels: 6.31 against 4.92 on the M3, 11.65 against 11.00 on the M0) and stays on CMSIS-NN's.
+PAIR_MAX_CH = 128  # TINYAOT_PAIR_MAX_CH, tinyaot_common.h
+PORTABLE_FOR_ARENA_ON_SCALAR = (
+    "arm_convolve_s8's scratch would raise the arena, and tinyaot_conv2d_s8 (pixel pairs, no scratch) is not "
+    "slower on a core without DSP (instructions a multiply-accumulate, arm_convolve_s8's in brackets: 3x3 over "
+    "16, 32 and 64 channels on a Cortex-M3 2.50 (3.35), 2.23 (2.87), 1.98 (2.67), on a Cortex-M0 6.67 (7.56), "
+    "5.59 (6.70), 4.43 (6.33); 3x3 stride 2 over 3 channels 4.78 (6.97), 12.43 (13.68); cnn_kws_small's 10x4 "
+    "stride 2 over 28 channels 2.23 (2.78) on the M3)")
+
 # On Helium, a residual block's convolutions in bands: CMSIS-NN's calls pay their set-up and the
 # window moves at every band of one row (ResNet-8 on mps3_an547: 4.99 M instructions, TFLM + CMSIS-NN
 # 4.91 M), tinyaot's MVE convolution is faster per multiply-accumulate as well (`tinyaot profile`:
@@ -62,16 +77,20 @@ PORTABLE_IN_BANDS_ON_MVE = ("in bands on Helium, tinyaot's MVE convolutions are 
                             "multiply-accumulate against 0.46, 0.35, 0.25)")
 
 
-def lower(ctx, portable_calls, cpu, pointwise_im2col=False, pointwise_auto=False, in_residual_bands=False):
+def lower(ctx, portable_calls, cpu, pointwise_im2col=False, pointwise_auto=False, in_residual_bands=False,
+          for_arena=False):
     """(calls, reason): CMSIS-NN calls and None, or the portable calls and why they stay.
     pointwise_im2col: 1x1 convolutions on arm_convolve_s8 too (see conv_kernel); pointwise_auto:
     --cmsis-nn-1x1 auto, which keeps the portable 1x1 kernel on cores without DSP (PORTABLE_ON_SCALAR);
-    in_residual_bands: a convolution a residual block runs in bands (PORTABLE_IN_BANDS_ON_MVE)."""
+    in_residual_bands: a convolution a residual block runs in bands (PORTABLE_IN_BANDS_ON_MVE);
+    for_arena: a convolution --cmsis-nn-conv auto keeps on tinyaot_conv2d_s8 (PORTABLE_FOR_ARENA_ON_SCALAR)."""
     handler = _HANDLERS.get(ctx.op.type)
     if handler is None:
         return portable_calls, "no CMSIS-NN lowering for this operator"
     if in_residual_bands and CPU_ARCH[cpu] == "mve":
         return portable_calls, PORTABLE_IN_BANDS_ON_MVE
+    if for_arena and arena_candidate(ctx, portable_calls, cpu):
+        return portable_calls, PORTABLE_FOR_ARENA_ON_SCALAR
     if ctx.input(0).dtype == "int16" and ctx.op.type in cmsis_nn_s16.OPERATORS:
         return cmsis_nn_s16.lower(ctx, CPU_ARCH[cpu], portable_calls)
     kept = {**FASTER_PORTABLE, **PORTABLE_ON_DSP} if CPU_ARCH[cpu] == "dsp" else FASTER_PORTABLE
@@ -94,6 +113,14 @@ def lower(ctx, portable_calls, cpu, pointwise_im2col=False, pointwise_auto=False
     if handler is _lower_conv:
         return _lower_conv(ctx, CPU_ARCH[cpu], portable_calls, pointwise_im2col), None
     return handler(ctx, CPU_ARCH[cpu], portable_calls), None
+
+
+def arena_candidate(ctx, portable_calls, cpu):
+    """Whether this operator may keep tinyaot_conv2d_s8 for the arena (PORTABLE_FOR_ARENA_ON_SCALAR)."""
+    out = ctx.output()
+    return (CPU_ARCH[cpu] == "scalar" and ctx.op.type == "CONV_2D" and ctx.optimize == "speed"
+            and [c.kernel for c in portable_calls] == ["tinyaot_conv2d_s8"]
+            and out.shape[2] >= 2 and out.shape[3] <= PAIR_MAX_CH)
 
 
 def _unsupported(ctx, arch):
