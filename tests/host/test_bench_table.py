@@ -83,19 +83,24 @@ def test_a_failed_link_shows_the_undefined_symbols_not_collect2s_last_line():
 
 def test_float32_rows_are_exact_against_tflm_on_the_same_board_with_host_ulps_beside():
     """A float32 model: tinyaot-portable gives the board's TFLM bytes but differs from the host's
-    by 3 ulps (newlib's expf), tinyaot-cmsis-nn differs on the board too; int8 rows keep the host."""
+    by 3 ulps (newlib's expf), tinyaot-cmsis-nn differs on the board too; int8 rows keep the host;
+    a float32 model TFLM does not fit the board with says it was compared with the host."""
     import numpy as np
     board = [np.array([0.25, 0.75], np.float32)]
     other = [np.array([0.25, np.nextafter(np.float32(0.75), np.float32(1))], np.float32)]
     rows = [row("tinyaot-portable", 1, 1, 1, 1, arena=1, state=0, bit_exact=False, host_ulps=3, outputs=[board]),
             row("tinyaot-cmsis-nn", 1, 1, 1, 1, arena=1, state=0, bit_exact=False, host_ulps=2, outputs=[other]),
             row("tflm-reference", 1, 1, 1, 1, bit_exact=False, host_ulps=3, outputs=[board]),
-            row("tinyaot-portable", 1, 1, 1, 1, arena=1, state=0, model="q", outputs=[[np.array([3], np.int8)]])]
+            row("tinyaot-portable", 1, 1, 1, 1, arena=1, state=0, model="q", outputs=[[np.array([3], np.int8)]]),
+            row("tinyaot-portable", 1, 1, 1, 1, arena=1, state=0, model="big", bit_exact=False, host_ulps=1,
+                outputs=[other])]
     bench.compare_on_board(rows)
     assert [(r["bit_exact"], r.get("verdict")) for r in rows] == [(True, "board"), (False, "board"),
-                                                                   (True, "board"), (True, None)]
+                                                                   (True, "board"), (True, None), (False, "host")]
     assert all("outputs" not in r for r in rows)
     table = bench.format_table(rows).splitlines()
     assert table[0].split()[6:8] == ["exact", "ulp"]
     assert table[2].split()[6:10] == ["yes", "(5,", "board)", "3"]
     assert table[3].split()[4:8] == ["NO", "(5,", "board)", "2"]
+    assert table[6].split()[6:10] == ["NO", "(5,", "host)", "1"]
+    assert "exact (N, host): float32 outputs against TFLM on the host, no TFLM firmware" in "\n".join(table)

@@ -23,7 +23,8 @@ The TFLM firmwares are TFLM's MicroInterpreter behind the same serial runner
   instr    instructions per inference (median), counted by QEMU -icount
   exact    outputs bit-exact with TFLM over all N calls: TFLM on the host; for a model
            with float32 outputs TFLM on the same board (tflm-reference's outputs,
-           "(board)"), since libm differs between the boards' newlib and the host
+           "(board)"), since libm differs between the boards' newlib and the host;
+           where TFLM does not fit the board, TFLM on the host ("(host)")
   ulp host the largest distance in ulps of a float32 output from TFLM on the host
   x        ratio to tflm-cmsis-nn on the same board (flash, RAM, instructions)
   as arena model RAM counted the way TFLM counts its arena (everything its arena
@@ -168,15 +169,18 @@ def _run_on_device(row, fw, path, calls, seed):
 
 def compare_on_board(rows):
     """For models with float32 outputs: each row's bit_exact against tflm-reference's outputs on
-    the same board (the like-for-like check; verdict "board"), where that row ran."""
+    the same board (the like-for-like check; verdict "board"), where that row ran; where it did not
+    (TFLM does not fit the board), against TFLM on the host, said so (verdict "host")."""
     reference = {(r["model"], r["board"]): r for r in rows if r["variant"] == "tflm-reference" and r["status"] == "ok"}
     for r in rows:
         ref = reference.get((r["model"], r["board"]))
         outputs = r.get("outputs")
         floats = outputs and any(np.asarray(o).dtype == np.float32 for o in outputs[0])
-        if not floats or ref is None:
+        if not floats:
             continue
-        r["verdict"] = "board"
+        r["verdict"] = "host" if ref is None else "board"
+        if ref is None:
+            continue
         r["bit_exact"] = all(np.asarray(a).tobytes() == np.asarray(b).tobytes()
                              for got, want in zip(outputs, ref["outputs"]) for a, b in zip(got, want))
     for r in rows:
@@ -230,9 +234,9 @@ def format_table(rows, notes=()):
         if r["status"] != "ok":
             cells.append(lead + [r["variant"], f"{r['status']}: {r.get('reason', '')}"])
             continue
-        against = f"{r['calls']}, board" if r.get("verdict") == "board" else r["calls"]
+        against = f"{r['calls']}, {r['verdict']}" if r.get("verdict") else r["calls"]
         values = {**r, "exact": f"{'yes' if r['bit_exact'] else 'NO'} ({against})", "detail": _detail(r),
-                  "host_ulps": r["host_ulps"] if r.get("verdict") == "board" else ""}
+                  "host_ulps": r["host_ulps"] if r.get("verdict") else ""}
         cells.append(lead[:2] + [str(values.get(k, "")) for k, _, _ in COLUMNS[2:]])
     full = [c for c in cells if len(c) == len(COLUMNS)]
     widths = [max([len(h)] + [len(c[i]) for c in full] + [len(c[i]) for c in cells if i < 3])
@@ -250,6 +254,9 @@ def format_table(rows, notes=()):
     if any(r.get("verdict") == "board" for r in rows):
         lines.append("exact (N, board): float32 outputs bit for bit against TFLM's reference kernels on the same"
                      " board (the same libm); ulp host: the largest distance from TFLM on the host, in ulps")
+    if any(r.get("verdict") == "host" for r in rows):
+        lines.append("exact (N, host): float32 outputs against TFLM on the host, no TFLM firmware fitting this board to"
+                     " compare with (its newlib libm and soft-float differ from the host's: see ulp host)")
     lines.append(f"x: ratio to {BASELINE} on the same board (flash, RAM, instructions)")
     if any("arena_x" in r for r in rows):
         lines.append("as arena: model RAM counted as TFLM counts its arena (tinyaot with its inputs in the arena);"
