@@ -15,8 +15,12 @@
  * written to the output row and copied into the state after the row: no
  * scratch memory.
  *
- * Weights: input [units][input_size], recurrent [units][units], per gate in
- * TFLite's order (input, forget, cell, output). States: [batches][units].
+ * Gate pairs: the lowering packs two gates' int8 weights of one input value into
+ * one int32, w_a + w_b * 2^23, so that one 32 x 32 -> 64-bit multiply-accumulate
+ * (SMLAL) makes two products: the sum is S_a + S_b * 2^23 with |S_a| < 2^22 over
+ * up to 255 terms (each product within 2^14), so both sums come out exactly.
+ * Weights: input [units][input_size][2], recurrent [units][units][2], the pairs
+ * (input, forget) then (cell, output) gates. States: [batches][units].
  */
 #ifndef TINYAOT_LSTM_S8_H
 #define TINYAOT_LSTM_S8_H
@@ -26,34 +30,53 @@
 
 #include "tinyaot_lstm_cell.h"
 
-/*
- * acc[g] += x . (row `row` of gate g's weights), the four gates in one pass: each
- * x[i] is loaded once for four multiply-adds.
- */
-static inline void tinyaot_lstm_s8_dot4(const int8_t *x, const int8_t *const *weights, int32_t row, int32_t n,
-                                        int32_t *acc)
+#define TINYAOT_LSTM_S8_PAIR_SHIFT 23
+#define TINYAOT_LSTM_S8_PAIR_TERMS 255 /* products that keep S_a within 2^22 */
+
+/* Adds S_a and S_b of sum = S_a + S_b * 2^23 to *a and *b. */
+static inline void tinyaot_lstm_s8_unpair(int64_t sum, int32_t *a, int32_t *b)
 {
-    const int8_t *w0 = weights[0] + row * n, *w1 = weights[1] + row * n;
-    const int8_t *w2 = weights[2] + row * n, *w3 = weights[3] + row * n;
-    int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
-    int32_t i;
-    for (i = 0; i < n; i++) {
-        const int32_t v = x[i];
-        a0 += v * w0[i];
-        a1 += v * w1[i];
-        a2 += v * w2[i];
-        a3 += v * w3[i];
+    const int32_t low = (int32_t)((uint32_t)sum << (32 - TINYAOT_LSTM_S8_PAIR_SHIFT)) >> (32 - TINYAOT_LSTM_S8_PAIR_SHIFT);
+    *a += low;
+    *b += (int32_t)((sum - low) >> TINYAOT_LSTM_S8_PAIR_SHIFT);
+}
+
+/* acc[g] += x . (gate g's weights) over n values, pairs: [n][2] packed gate pairs. */
+static inline void tinyaot_lstm_s8_dot4(const int8_t *x, const int32_t *pairs, int32_t n, int32_t *acc)
+{
+    while (n > 0) {
+        const int32_t terms = n > TINYAOT_LSTM_S8_PAIR_TERMS ? TINYAOT_LSTM_S8_PAIR_TERMS : n;
+        const int8_t *const by4_end = x + (terms & ~3), *const end = x + terms;
+        int64_t a01 = 0, a23 = 0;
+        while (x != by4_end) { /* four values a step: the loop's own instructions are a third of one value's */
+            const int32_t v0 = x[0], v1 = x[1], v2 = x[2], v3 = x[3];
+            a01 += (int64_t)v0 * pairs[0];
+            a23 += (int64_t)v0 * pairs[1];
+            a01 += (int64_t)v1 * pairs[2];
+            a23 += (int64_t)v1 * pairs[3];
+            a01 += (int64_t)v2 * pairs[4];
+            a23 += (int64_t)v2 * pairs[5];
+            a01 += (int64_t)v3 * pairs[6];
+            a23 += (int64_t)v3 * pairs[7];
+            x += 4;
+            pairs += 8;
+        }
+        while (x != end) {
+            const int32_t v = *x++;
+            a01 += (int64_t)v * pairs[0];
+            a23 += (int64_t)v * pairs[1];
+            pairs += 2;
+        }
+        tinyaot_lstm_s8_unpair(a01, &acc[0], &acc[1]);
+        tinyaot_lstm_s8_unpair(a23, &acc[2], &acc[3]);
+        n -= terms;
     }
-    acc[0] = a0;
-    acc[1] = a1;
-    acc[2] = a2;
-    acc[3] = a3;
 }
 
 /* bias: [gate][unit] input FC sums (bias and input offset), then [gate][unit] recurrent (hidden offset). */
 static void tinyaot_lstm_s8(const struct tinyaot_lstm_int_params *p, const int32_t *multiplier, const int32_t *shift,
                             const int32_t *bias, const uint16_t *sigmoid, const int8_t *input,
-                            const int8_t *const *input_weights, const int8_t *const *recurrent_weights,
+                            const int32_t *input_pairs, const int32_t *recurrent_pairs,
                             int8_t *hidden, int16_t *cell, int8_t *output)
 {
     int32_t b, t, u;
@@ -70,14 +93,12 @@ static void tinyaot_lstm_s8(const struct tinyaot_lstm_int_params *p, const int32
                     x[g] = bias[g * p->units + u];
                     y[g] = bias[(TINYAOT_LSTM_RECURRENT + g) * p->units + u];
                 }
-                tinyaot_lstm_s8_dot4(in, input_weights, u, p->input_size, x);
-                tinyaot_lstm_s8_dot4(h, recurrent_weights, u, p->units, y);
-                for (g = 0; g < 4; g++) {
-                    const int32_t r = TINYAOT_LSTM_RECURRENT + g;
-                    const int32_t from_x = tinyaot_lstm_s16_sat(tinyaot_requantize(x[g], multiplier[g], shift[g]));
-                    const int32_t from_h = tinyaot_lstm_s16_sat(tinyaot_requantize(y[g], multiplier[r], shift[r]));
-                    gate[g] = tinyaot_lstm_s16_sat(from_x + from_h);
-                }
+                tinyaot_lstm_s8_dot4(in, input_pairs + 2 * u * p->input_size, p->input_size, x);
+                tinyaot_lstm_s8_dot4(h, recurrent_pairs + 2 * u * p->units, p->units, y);
+                gate[0] = tinyaot_lstm_gate(x[0], y[0], multiplier, shift, 0);
+                gate[1] = tinyaot_lstm_gate(x[1], y[1], multiplier, shift, 1);
+                gate[2] = tinyaot_lstm_gate(x[2], y[2], multiplier, shift, 2);
+                gate[3] = tinyaot_lstm_gate(x[3], y[3], multiplier, shift, 3);
                 out[u] = (int8_t)tinyaot_clamp_i32(
                     p->output_offset + tinyaot_lstm_cell_update(p, multiplier, shift, sigmoid, gate, &c[u]), -128, 127);
             }
