@@ -41,40 +41,66 @@ static inline void tinyaot_lstm_s8_unpair(int64_t sum, int32_t *a, int32_t *b)
     *b += (int32_t)((sum - low) >> TINYAOT_LSTM_S8_PAIR_SHIFT);
 }
 
-/* acc[g] += x . (gate g's weights) over n values, pairs: [n][2] packed gate pairs. */
-static inline void tinyaot_lstm_s8_dot4(const int8_t *x, const int32_t *pairs, int32_t n, int32_t *acc)
+#if TINYAOT_LONG_MULTIPLY
+/* Input value k's products with its two gate pairs (w: the value's pairs). */
+#define TINYAOT_LSTM_S8_TAP(k)                                                                                    \
+    do {                                                                                                        \
+        const int32_t v = x[k];                                                                                 \
+        a01 += (int64_t)v * w[2 * (k)];                                                                         \
+        a23 += (int64_t)v * w[2 * (k) + 1];                                                                     \
+    } while (0)
+
+/* acc[g] += x . (gate g's weights) over n values, w: [n][2] packed gate pairs. */
+static inline void tinyaot_lstm_s8_dot4(const int8_t *x, const int32_t *w, int32_t n, int32_t *acc)
 {
     while (n > 0) {
         const int32_t terms = n > TINYAOT_LSTM_S8_PAIR_TERMS ? TINYAOT_LSTM_S8_PAIR_TERMS : n;
         const int8_t *const by4_end = x + (terms & ~3), *const end = x + terms;
         int64_t a01 = 0, a23 = 0;
         while (x != by4_end) { /* four values a step: the loop's own instructions are a third of one value's */
-            const int32_t v0 = x[0], v1 = x[1], v2 = x[2], v3 = x[3];
-            a01 += (int64_t)v0 * pairs[0];
-            a23 += (int64_t)v0 * pairs[1];
-            a01 += (int64_t)v1 * pairs[2];
-            a23 += (int64_t)v1 * pairs[3];
-            a01 += (int64_t)v2 * pairs[4];
-            a23 += (int64_t)v2 * pairs[5];
-            a01 += (int64_t)v3 * pairs[6];
-            a23 += (int64_t)v3 * pairs[7];
+            TINYAOT_LSTM_S8_TAP(0);
+            TINYAOT_LSTM_S8_TAP(1);
+            TINYAOT_LSTM_S8_TAP(2);
+            TINYAOT_LSTM_S8_TAP(3);
             x += 4;
-            pairs += 8;
+            w += 8;
         }
         while (x != end) {
-            const int32_t v = *x++;
-            a01 += (int64_t)v * pairs[0];
-            a23 += (int64_t)v * pairs[1];
-            pairs += 2;
+            TINYAOT_LSTM_S8_TAP(0);
+            x++;
+            w += 2;
         }
         tinyaot_lstm_s8_unpair(a01, &acc[0], &acc[1]);
         tinyaot_lstm_s8_unpair(a23, &acc[2], &acc[3]);
         n -= terms;
     }
 }
+#else
+/* No 64-bit multiply (Armv6-M, Armv8-M Baseline: a library call): each pair taken apart. */
+static inline void tinyaot_lstm_s8_dot4(const int8_t *x, const int32_t *w, int32_t n, int32_t *acc)
+{
+    const int8_t *const end = x + n;
+    int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
+    while (x != end) {
+        const int32_t v = *x++;
+        const int32_t w01 = w[0], w23 = w[1];
+        const int32_t w0 = (int32_t)((uint32_t)w01 << (32 - TINYAOT_LSTM_S8_PAIR_SHIFT)) >> (32 - TINYAOT_LSTM_S8_PAIR_SHIFT);
+        const int32_t w2 = (int32_t)((uint32_t)w23 << (32 - TINYAOT_LSTM_S8_PAIR_SHIFT)) >> (32 - TINYAOT_LSTM_S8_PAIR_SHIFT);
+        a0 += v * w0;
+        a1 += v * ((w01 - w0) >> TINYAOT_LSTM_S8_PAIR_SHIFT);
+        a2 += v * w2;
+        a3 += v * ((w23 - w2) >> TINYAOT_LSTM_S8_PAIR_SHIFT);
+        w += 2;
+    }
+    acc[0] = a0;
+    acc[1] = a1;
+    acc[2] = a2;
+    acc[3] = a3;
+}
+#endif
 
 /* bias: [gate][unit] input FC sums (bias and input offset), then [gate][unit] recurrent (hidden offset). */
-static void tinyaot_lstm_s8(const struct tinyaot_lstm_int_params *p, const int32_t *multiplier, const int32_t *shift,
+static TINYAOT_ALWAYS_INLINE void tinyaot_lstm_s8(const struct tinyaot_lstm_int_params *p, const int32_t *multiplier, const int32_t *shift,
                             const int32_t *bias, const uint16_t *sigmoid, const int8_t *input,
                             const int32_t *input_pairs, const int32_t *recurrent_pairs,
                             int8_t *hidden, int16_t *cell, int8_t *output)
