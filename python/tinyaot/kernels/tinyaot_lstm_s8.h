@@ -55,9 +55,24 @@ static inline void tinyaot_lstm_s8_dot4(const int8_t *x, const int32_t *w, int32
 {
     while (n > 0) {
         const int32_t terms = n > TINYAOT_LSTM_S8_PAIR_TERMS ? TINYAOT_LSTM_S8_PAIR_TERMS : n;
-        const int8_t *const by4_end = x + (terms & ~3), *const end = x + terms;
+        const int8_t *const end = x + terms;
         int64_t a01 = 0, a23 = 0;
-        while (x != by4_end) { /* four values a step: the loop's own instructions are a third of one value's */
+        int32_t steps;
+        /* Eight values a step, then four, counted down (GCC 12 then keeps the sums in registers: on
+           Cortex-M3 23 instructions for four values, against 27 with an end pointer). */
+        for (steps = terms >> 3; steps != 0; steps--) {
+            TINYAOT_LSTM_S8_TAP(0);
+            TINYAOT_LSTM_S8_TAP(1);
+            TINYAOT_LSTM_S8_TAP(2);
+            TINYAOT_LSTM_S8_TAP(3);
+            TINYAOT_LSTM_S8_TAP(4);
+            TINYAOT_LSTM_S8_TAP(5);
+            TINYAOT_LSTM_S8_TAP(6);
+            TINYAOT_LSTM_S8_TAP(7);
+            x += 8;
+            w += 16;
+        }
+        if (terms & 4) {
             TINYAOT_LSTM_S8_TAP(0);
             TINYAOT_LSTM_S8_TAP(1);
             TINYAOT_LSTM_S8_TAP(2);
