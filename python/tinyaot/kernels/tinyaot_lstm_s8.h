@@ -91,26 +91,34 @@ static inline void tinyaot_lstm_s8_dot4(const int8_t *x, const int32_t *w, int32
     }
 }
 #else
-/* No 64-bit multiply (Armv6-M, Armv8-M Baseline: a library call): each pair taken apart. */
+/*
+ * No 64-bit multiply (Armv6-M, Armv8-M Baseline: a library call). v * (w_a + w_b * 2^23)
+ * wraps in 32 bits, but its low 23 bits still sum to S_a exactly (|S_a| < 2^22): one
+ * multiply for gate a; gate b's weight, the pair rounded at 2^23, gets its own.
+ */
+#define TINYAOT_LSTM_S8_HIGH(pair) ((((pair) >> (TINYAOT_LSTM_S8_PAIR_SHIFT - 1)) + 1) >> 1)
 static inline void tinyaot_lstm_s8_dot4(const int8_t *x, const int32_t *w, int32_t n, int32_t *acc)
 {
-    const int8_t *const end = x + n;
-    int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
-    while (x != end) {
-        const int32_t v = *x++;
-        const int32_t w01 = w[0], w23 = w[1];
-        const int32_t w0 = (int32_t)((uint32_t)w01 << (32 - TINYAOT_LSTM_S8_PAIR_SHIFT)) >> (32 - TINYAOT_LSTM_S8_PAIR_SHIFT);
-        const int32_t w2 = (int32_t)((uint32_t)w23 << (32 - TINYAOT_LSTM_S8_PAIR_SHIFT)) >> (32 - TINYAOT_LSTM_S8_PAIR_SHIFT);
-        a0 += v * w0;
-        a1 += v * ((w01 - w0) >> TINYAOT_LSTM_S8_PAIR_SHIFT);
-        a2 += v * w2;
-        a3 += v * ((w23 - w2) >> TINYAOT_LSTM_S8_PAIR_SHIFT);
-        w += 2;
+    while (n > 0) {
+        const int32_t terms = n > TINYAOT_LSTM_S8_PAIR_TERMS ? TINYAOT_LSTM_S8_PAIR_TERMS : n;
+        const int8_t *const end = x + terms;
+        uint32_t a01 = 0, a23 = 0;
+        int32_t b1 = 0, b3 = 0;
+        while (x != end) {
+            const int32_t v = *x++;
+            const int32_t w01 = w[0], w23 = w[1];
+            a01 += (uint32_t)v * (uint32_t)w01;
+            b1 += v * TINYAOT_LSTM_S8_HIGH(w01);
+            a23 += (uint32_t)v * (uint32_t)w23;
+            b3 += v * TINYAOT_LSTM_S8_HIGH(w23);
+            w += 2;
+        }
+        acc[0] += (int32_t)(a01 << (32 - TINYAOT_LSTM_S8_PAIR_SHIFT)) >> (32 - TINYAOT_LSTM_S8_PAIR_SHIFT);
+        acc[1] += b1;
+        acc[2] += (int32_t)(a23 << (32 - TINYAOT_LSTM_S8_PAIR_SHIFT)) >> (32 - TINYAOT_LSTM_S8_PAIR_SHIFT);
+        acc[3] += b3;
+        n -= terms;
     }
-    acc[0] = a0;
-    acc[1] = a1;
-    acc[2] = a2;
-    acc[3] = a3;
 }
 #endif
 
