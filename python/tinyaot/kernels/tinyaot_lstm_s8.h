@@ -49,6 +49,13 @@ static inline void tinyaot_lstm_s8_unpair(int64_t sum, int32_t *a, int32_t *b)
         a01 += (int64_t)v * w[2 * (k)];                                                                         \
         a23 += (int64_t)v * w[2 * (k) + 1];                                                                     \
     } while (0)
+#define TINYAOT_LSTM_S8_TAP4(k)                                                                                   \
+    do {                                                                                                        \
+        TINYAOT_LSTM_S8_TAP(k);                                                                                 \
+        TINYAOT_LSTM_S8_TAP((k) + 1);                                                                           \
+        TINYAOT_LSTM_S8_TAP((k) + 2);                                                                           \
+        TINYAOT_LSTM_S8_TAP((k) + 3);                                                                           \
+    } while (0)
 
 /* acc[g] += x . (gate g's weights) over n values, w: [n][2] packed gate pairs. */
 static inline void tinyaot_lstm_s8_dot4(const int8_t *x, const int32_t *w, int32_t n, int32_t *acc)
@@ -61,22 +68,13 @@ static inline void tinyaot_lstm_s8_dot4(const int8_t *x, const int32_t *w, int32
         /* Eight values a step, then four, counted down (GCC 12 then keeps the sums in registers: on
            Cortex-M3 23 instructions for four values, against 27 with an end pointer). */
         for (steps = terms >> 3; steps != 0; steps--) {
-            TINYAOT_LSTM_S8_TAP(0);
-            TINYAOT_LSTM_S8_TAP(1);
-            TINYAOT_LSTM_S8_TAP(2);
-            TINYAOT_LSTM_S8_TAP(3);
-            TINYAOT_LSTM_S8_TAP(4);
-            TINYAOT_LSTM_S8_TAP(5);
-            TINYAOT_LSTM_S8_TAP(6);
-            TINYAOT_LSTM_S8_TAP(7);
+            TINYAOT_LSTM_S8_TAP4(0);
+            TINYAOT_LSTM_S8_TAP4(4);
             x += 8;
             w += 16;
         }
         if (terms & 4) {
-            TINYAOT_LSTM_S8_TAP(0);
-            TINYAOT_LSTM_S8_TAP(1);
-            TINYAOT_LSTM_S8_TAP(2);
-            TINYAOT_LSTM_S8_TAP(3);
+            TINYAOT_LSTM_S8_TAP4(0);
             x += 4;
             w += 8;
         }
