@@ -49,14 +49,26 @@ static inline int32_t tinyaot_lstm_s16_sat(int32_t x)
 #endif
 }
 
+/* tinyaot_requantize; without a long multiply, its three-multiply shortcut never settles a right
+   shift of 1 and only one value in four of 2 (the gates' usual shifts): the exact path at once. */
+static TINYAOT_ALWAYS_INLINE int32_t tinyaot_lstm_rescale(int32_t x, int32_t multiplier, int32_t shift)
+{
+#if !TINYAOT_LONG_MULTIPLY
+    if (shift > -3) {
+        return tinyaot_requantize_exact(x, multiplier, shift);
+    }
+#endif
+    return tinyaot_requantize(x, multiplier, shift);
+}
+
 /* A gate's pre-activation: sat16(sat16(rq(from_x)) + sat16(rq(from_h))), g's FC multipliers. Called
    with a constant g, so that the multipliers and shifts of the generated tables are constants. */
 static TINYAOT_ALWAYS_INLINE int32_t tinyaot_lstm_gate(int32_t from_x, int32_t from_h, const int32_t *multiplier,
                                                        const int32_t *shift, int32_t g)
 {
     const int32_t r = TINYAOT_LSTM_RECURRENT + g;
-    return tinyaot_lstm_s16_sat(tinyaot_lstm_s16_sat(tinyaot_requantize(from_x, multiplier[g], shift[g]))
-                                + tinyaot_lstm_s16_sat(tinyaot_requantize(from_h, multiplier[r], shift[r])));
+    return tinyaot_lstm_s16_sat(tinyaot_lstm_s16_sat(tinyaot_lstm_rescale(from_x, multiplier[g], shift[g]))
+                                + tinyaot_lstm_s16_sat(tinyaot_lstm_rescale(from_h, multiplier[r], shift[r])));
 }
 
 /* gate: the input, forget, cell and output gates' pre-activations at 2^-12 (int16
