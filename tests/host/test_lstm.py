@@ -171,4 +171,5 @@ def test_int8_gate_pairs_at_their_bounds_match_tflm(tmp_path):
             host.set_input(0, inputs)
             host.run()
             expected = interp.get_output(0)
-            assert host.get_output(0).tobytes() == expected.tobytes(), f"call {call}: {host.get_output(0)} != {expected}"
+            got = host.get_output(0)
+            assert got.tobytes() == expected.tobytes(), f"call {call}: {got} != {expected}"

@@ -63,11 +63,13 @@ static TINYAOT_ALWAYS_INLINE int32_t tinyaot_lstm_s16_gate(int64_t from_x, int64
 }
 
 /* multiplier, shift: per gate input FC, then recurrent FC, then the products (tinyaot_lstm_cell.h);
-   biases: the four gates' int64 biases, [gate][unit]. */
-static TINYAOT_ALWAYS_INLINE void tinyaot_lstm_s16(const struct tinyaot_lstm_int_params *p, const int32_t *multiplier, const int32_t *shift,
-                             const int64_t *biases, const uint16_t *sigmoid, const int16_t *input,
-                             const int8_t *const *input_weights, const int8_t *const *recurrent_weights,
-                             int16_t *hidden, int16_t *cell, int16_t *output)
+   biases: the four gates' int64 biases, [gate][unit]. Inlined into each call: every layer's sizes,
+   multipliers and shifts become constants. */
+static TINYAOT_ALWAYS_INLINE void tinyaot_lstm_s16(const struct tinyaot_lstm_int_params *p, const int32_t *multiplier,
+                                                   const int32_t *shift, const int64_t *biases, const uint16_t *sigmoid,
+                                                   const int16_t *input, const int8_t *const *input_weights,
+                                                   const int8_t *const *recurrent_weights, int16_t *hidden,
+                                                   int16_t *cell, int16_t *output)
 {
     int32_t b, t, u;
     for (b = 0; b < p->batches; b++) {

@@ -33,10 +33,16 @@
 #define TINYAOT_LSTM_S8_PAIR_SHIFT 23
 #define TINYAOT_LSTM_S8_PAIR_TERMS 255 /* products that keep S_a within 2^22 */
 
+/* S_a from the low 32 bits of a pair's sum S_a + S_b * 2^23: its low 23, sign-extended. */
+static inline int32_t tinyaot_lstm_s8_low(uint32_t sum)
+{
+    return (int32_t)(sum << (32 - TINYAOT_LSTM_S8_PAIR_SHIFT)) >> (32 - TINYAOT_LSTM_S8_PAIR_SHIFT);
+}
+
 /* Adds S_a and S_b of sum = S_a + S_b * 2^23 to *a and *b. */
 static inline void tinyaot_lstm_s8_unpair(int64_t sum, int32_t *a, int32_t *b)
 {
-    const int32_t low = (int32_t)((uint32_t)sum << (32 - TINYAOT_LSTM_S8_PAIR_SHIFT)) >> (32 - TINYAOT_LSTM_S8_PAIR_SHIFT);
+    const int32_t low = tinyaot_lstm_s8_low((uint32_t)sum);
     *a += low;
     *b += (int32_t)((sum - low) >> TINYAOT_LSTM_S8_PAIR_SHIFT);
 }
@@ -111,20 +117,22 @@ static inline void tinyaot_lstm_s8_dot4(const int8_t *x, const int32_t *w, int32
             b3 += v * TINYAOT_LSTM_S8_HIGH(w23);
             w += 2;
         }
-        acc[0] += (int32_t)(a01 << (32 - TINYAOT_LSTM_S8_PAIR_SHIFT)) >> (32 - TINYAOT_LSTM_S8_PAIR_SHIFT);
+        acc[0] += tinyaot_lstm_s8_low(a01);
         acc[1] += b1;
-        acc[2] += (int32_t)(a23 << (32 - TINYAOT_LSTM_S8_PAIR_SHIFT)) >> (32 - TINYAOT_LSTM_S8_PAIR_SHIFT);
+        acc[2] += tinyaot_lstm_s8_low(a23);
         acc[3] += b3;
         n -= terms;
     }
 }
 #endif
 
-/* bias: [gate][unit] input FC sums (bias and input offset), then [gate][unit] recurrent (hidden offset). */
-static TINYAOT_ALWAYS_INLINE void tinyaot_lstm_s8(const struct tinyaot_lstm_int_params *p, const int32_t *multiplier, const int32_t *shift,
-                            const int32_t *bias, const uint16_t *sigmoid, const int8_t *input,
-                            const int32_t *input_pairs, const int32_t *recurrent_pairs,
-                            int8_t *hidden, int16_t *cell, int8_t *output)
+/* bias: [gate][unit] input FC sums (bias and input offset), then [gate][unit] recurrent (hidden offset).
+   Inlined into each call: every layer's sizes, multipliers and shifts become constants. */
+static TINYAOT_ALWAYS_INLINE void tinyaot_lstm_s8(const struct tinyaot_lstm_int_params *p, const int32_t *multiplier,
+                                                  const int32_t *shift, const int32_t *bias, const uint16_t *sigmoid,
+                                                  const int8_t *input, const int32_t *input_pairs,
+                                                  const int32_t *recurrent_pairs, int8_t *hidden, int16_t *cell,
+                                                  int8_t *output)
 {
     int32_t b, t, u;
     for (b = 0; b < p->batches; b++) {
