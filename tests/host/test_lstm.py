@@ -146,3 +146,30 @@ def test_float32_huge_values_match_tflm(tmp_path):
             host.run()
             expected = interp.get_output(0)
             assert np.isfinite(expected).all() and host.get_output(0).tobytes() == expected.tobytes(), f"call {call}"
+
+
+def test_int8_gate_pairs_at_their_bounds_match_tflm(tmp_path):
+    """The int8 kernel's packed gate pairs (tinyaot_lstm_s8.h) over 300 inputs (a chunk of 255
+    terms, then the rest), every input -128 and the input weights -128 or 127: each chunk's
+    sums at the largest magnitudes the pairs keep apart; two calls carrying the state."""
+    rng = np.random.default_rng(9)
+    mb = ModelBuilder()
+    x = mb.input("x", "int8", [1, 1, 300], scale=np.float32(0.02), zero_point=0)
+    mb.output(lstm(mb, rng, x, np.float32(0.02), [1, 1, 300], 3, w_scale=0.00001))
+    for t, spec in enumerate(mb.tensors):
+        if "_w_in" in spec["name"]:
+            mb.set_constant_data(t, np.full(spec["shape"], 127 if spec["name"].endswith("1") else -128, np.int8))
+    path = tmp_path / "pairs.tflite"
+    path.write_bytes(mb.build())
+    emit(compile_model(path, Options("pairs")), tmp_path / "out")
+    interp = tflm_interpreter(path)
+    inputs = np.full((1, 1, 300), -128, np.int8)
+    with HostModel(tmp_path / "out", "pairs") as host:
+        for call in range(2):
+            interp.set_input(inputs, 0)
+            interp.invoke()
+            host.set_input(0, inputs)
+            host.run()
+            expected = interp.get_output(0)
+            got = host.get_output(0)
+            assert got.tobytes() == expected.tobytes(), f"call {call}: {got} != {expected}"

@@ -13,7 +13,8 @@ bias as int32, the portable kernel stays, with the reason.
 import numpy as np
 
 from tinyaot.ops.activation_s16 import checked_log2
-from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, ScratchRef
+from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, ScratchRef, TensorList
+from tinyaot.ops.lstm import INPUT_WEIGHTS, RECURRENT_WEIGHTS
 from tinyaot.quant import multiply_by_quantized_multiplier
 
 INT16 = (-32768, 32767)
@@ -81,8 +82,12 @@ def lower(ctx, _arch, portable):
                   cell_clip=max(f["cell_clip"], 0), cell_scale_power=checked_log2(ctx.input(19).scale)[0])
     if call.kernel == "tinyaot_lstm_s16":  # every gate's recurrent effective bias: zeros
         bias = ParamArray("int64_t", np.concatenate([bias.values, np.zeros(f["units"], np.int64)]))
+    tensors = list(call.args[5:])
+    if call.kernel == "tinyaot_lstm_s8":  # the model's weights, not the portable kernel's packed gate pairs
+        tensors[1:3] = [TensorList(tuple(ctx.op.inputs[k] for k in ks), "int8_t")
+                        for ks in (INPUT_WEIGHTS, RECURRENT_WEIGHTS)]
     gate_bytes = 2 * f["units"] * (f["batches"] if f["time_major"] else 1)
     return [KernelCall(KERNELS[call.kernel], [
         ParamStruct("struct tinyaot_cmsis_lstm_params", fields), multipliers, shifts, bias,
-        ScratchRef(0, "int16_t"), ScratchRef(1, "int16_t"), *call.args[5:],
+        ScratchRef(0, "int16_t"), ScratchRef(1, "int16_t"), *tensors,
     ], scratch=[gate_bytes, gate_bytes], header="tinyaot_cmsis_nn.h")]

@@ -51,12 +51,25 @@ static inline void tinyaot_lstm_s16_dot4(const int16_t *x, const int8_t *const *
     }
 }
 
+/* A gate's pre-activation: sat16(sat16(rq64(from_x + bias)) + sat16(rq64(from_h))). Called with
+   a constant g, so that the multipliers and shifts of the generated tables are constants. */
+static TINYAOT_ALWAYS_INLINE int32_t tinyaot_lstm_s16_gate(int64_t from_x, int64_t from_h, int64_t bias,
+                                                           const int32_t *multiplier, const int32_t *shift, int32_t g)
+{
+    const int32_t r = TINYAOT_LSTM_RECURRENT + g;
+    return tinyaot_lstm_s16_sat(
+        tinyaot_lstm_s16_sat(tinyaot_requantize_s64(from_x + bias, multiplier[g], shift[g]))
+        + tinyaot_lstm_s16_sat(tinyaot_requantize_s64(from_h, multiplier[r], shift[r])));
+}
+
 /* multiplier, shift: per gate input FC, then recurrent FC, then the products (tinyaot_lstm_cell.h);
-   biases: the four gates' int64 biases, [gate][unit]. */
-static void tinyaot_lstm_s16(const struct tinyaot_lstm_int_params *p, const int32_t *multiplier, const int32_t *shift,
-                             const int64_t *biases, const uint16_t *sigmoid, const int16_t *input,
-                             const int8_t *const *input_weights, const int8_t *const *recurrent_weights,
-                             int16_t *hidden, int16_t *cell, int16_t *output)
+   biases: the four gates' int64 biases, [gate][unit]. Inlined into each call: every layer's sizes,
+   multipliers and shifts become constants. */
+static TINYAOT_ALWAYS_INLINE void tinyaot_lstm_s16(const struct tinyaot_lstm_int_params *p, const int32_t *multiplier,
+                                                   const int32_t *shift, const int64_t *biases, const uint16_t *sigmoid,
+                                                   const int16_t *input, const int8_t *const *input_weights,
+                                                   const int8_t *const *recurrent_weights, int16_t *hidden,
+                                                   int16_t *cell, int16_t *output)
 {
     int32_t b, t, u;
     for (b = 0; b < p->batches; b++) {
@@ -68,17 +81,13 @@ static void tinyaot_lstm_s16(const struct tinyaot_lstm_int_params *p, const int3
             int16_t *out = output + row * p->units;
             for (u = 0; u < p->units; u++) {
                 int64_t x[4], y[4];
-                int32_t gate[4], g;
+                int32_t gate[4];
                 tinyaot_lstm_s16_dot4(in, input_weights, u, p->input_size, x);
                 tinyaot_lstm_s16_dot4(h, recurrent_weights, u, p->units, y);
-                for (g = 0; g < 4; g++) {
-                    const int32_t r = TINYAOT_LSTM_RECURRENT + g;
-                    const int32_t from_x = tinyaot_s16_output(TINYAOT_S16_BIAS64, x[g], biases + g * p->units, u,
-                                                              multiplier[g], shift[g], -32768, 32767);
-                    const int32_t from_h = tinyaot_s16_output(TINYAOT_S16_BIAS64, y[g], 0, u, multiplier[r],
-                                                              shift[r], -32768, 32767);
-                    gate[g] = tinyaot_lstm_s16_sat(from_x + from_h);
-                }
+                gate[0] = tinyaot_lstm_s16_gate(x[0], y[0], biases[u], multiplier, shift, 0);
+                gate[1] = tinyaot_lstm_s16_gate(x[1], y[1], biases[p->units + u], multiplier, shift, 1);
+                gate[2] = tinyaot_lstm_s16_gate(x[2], y[2], biases[2 * p->units + u], multiplier, shift, 2);
+                gate[3] = tinyaot_lstm_s16_gate(x[3], y[3], biases[3 * p->units + u], multiplier, shift, 3);
                 out[u] = (int16_t)tinyaot_lstm_s16_sat(tinyaot_lstm_cell_update(p, multiplier, shift, sigmoid, gate,
                                                                                 &c[u]));
             }

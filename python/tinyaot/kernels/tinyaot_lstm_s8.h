@@ -15,8 +15,12 @@
  * written to the output row and copied into the state after the row: no
  * scratch memory.
  *
- * Weights: input [units][input_size], recurrent [units][units], per gate in
- * TFLite's order (input, forget, cell, output). States: [batches][units].
+ * Gate pairs: the lowering packs two gates' int8 weights of one input value into
+ * one int32, w_a + w_b * 2^23, so that one 32 x 32 -> 64-bit multiply-accumulate
+ * (SMLAL) makes two products: the sum is S_a + S_b * 2^23 with |S_a| < 2^22 over
+ * up to 255 terms (each product within 2^14), so both sums come out exactly.
+ * Weights: input [units][input_size][2], recurrent [units][units][2], the pairs
+ * (input, forget) then (cell, output) gates. States: [batches][units].
  */
 #ifndef TINYAOT_LSTM_S8_H
 #define TINYAOT_LSTM_S8_H
@@ -26,35 +30,109 @@
 
 #include "tinyaot_lstm_cell.h"
 
-/*
- * acc[g] += x . (row `row` of gate g's weights), the four gates in one pass: each
- * x[i] is loaded once for four multiply-adds.
- */
-static inline void tinyaot_lstm_s8_dot4(const int8_t *x, const int8_t *const *weights, int32_t row, int32_t n,
-                                        int32_t *acc)
+#define TINYAOT_LSTM_S8_PAIR_SHIFT 23
+#define TINYAOT_LSTM_S8_PAIR_TERMS 255 /* products that keep S_a within 2^22 */
+
+/* S_a from the low 32 bits of a pair's sum S_a + S_b * 2^23: its low 23, sign-extended. */
+static inline int32_t tinyaot_lstm_s8_low(uint32_t sum)
 {
-    const int8_t *w0 = weights[0] + row * n, *w1 = weights[1] + row * n;
-    const int8_t *w2 = weights[2] + row * n, *w3 = weights[3] + row * n;
-    int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
-    int32_t i;
-    for (i = 0; i < n; i++) {
-        const int32_t v = x[i];
-        a0 += v * w0[i];
-        a1 += v * w1[i];
-        a2 += v * w2[i];
-        a3 += v * w3[i];
-    }
-    acc[0] = a0;
-    acc[1] = a1;
-    acc[2] = a2;
-    acc[3] = a3;
+    return (int32_t)(sum << (32 - TINYAOT_LSTM_S8_PAIR_SHIFT)) >> (32 - TINYAOT_LSTM_S8_PAIR_SHIFT);
 }
 
-/* bias: [gate][unit] input FC sums (bias and input offset), then [gate][unit] recurrent (hidden offset). */
-static void tinyaot_lstm_s8(const struct tinyaot_lstm_int_params *p, const int32_t *multiplier, const int32_t *shift,
-                            const int32_t *bias, const uint16_t *sigmoid, const int8_t *input,
-                            const int8_t *const *input_weights, const int8_t *const *recurrent_weights,
-                            int8_t *hidden, int16_t *cell, int8_t *output)
+/* Adds S_a and S_b of sum = S_a + S_b * 2^23 to *a and *b. */
+static inline void tinyaot_lstm_s8_unpair(int64_t sum, int32_t *a, int32_t *b)
+{
+    const int32_t low = tinyaot_lstm_s8_low((uint32_t)sum);
+    *a += low;
+    *b += (int32_t)((sum - low) >> TINYAOT_LSTM_S8_PAIR_SHIFT);
+}
+
+#if TINYAOT_LONG_MULTIPLY
+/* Input value k's products with its two gate pairs (w: the value's pairs). */
+#define TINYAOT_LSTM_S8_TAP(k)                                                                                    \
+    do {                                                                                                        \
+        const int32_t v = x[k];                                                                                 \
+        a01 += (int64_t)v * w[2 * (k)];                                                                         \
+        a23 += (int64_t)v * w[2 * (k) + 1];                                                                     \
+    } while (0)
+#define TINYAOT_LSTM_S8_TAP4(k)                                                                                   \
+    do {                                                                                                        \
+        TINYAOT_LSTM_S8_TAP(k);                                                                                 \
+        TINYAOT_LSTM_S8_TAP((k) + 1);                                                                           \
+        TINYAOT_LSTM_S8_TAP((k) + 2);                                                                           \
+        TINYAOT_LSTM_S8_TAP((k) + 3);                                                                           \
+    } while (0)
+
+/* acc[g] += x . (gate g's weights) over n values, w: [n][2] packed gate pairs. */
+static inline void tinyaot_lstm_s8_dot4(const int8_t *x, const int32_t *w, int32_t n, int32_t *acc)
+{
+    while (n > 0) {
+        const int32_t terms = n > TINYAOT_LSTM_S8_PAIR_TERMS ? TINYAOT_LSTM_S8_PAIR_TERMS : n;
+        const int8_t *const end = x + terms;
+        int64_t a01 = 0, a23 = 0;
+        int32_t steps;
+        /* Eight values a step, then four, counted down (GCC 12 then keeps the sums in registers: on
+           Cortex-M3 23 instructions for four values, against 27 with an end pointer). */
+        for (steps = terms >> 3; steps != 0; steps--) {
+            TINYAOT_LSTM_S8_TAP4(0);
+            TINYAOT_LSTM_S8_TAP4(4);
+            x += 8;
+            w += 16;
+        }
+        if (terms & 4) {
+            TINYAOT_LSTM_S8_TAP4(0);
+            x += 4;
+            w += 8;
+        }
+        while (x != end) {
+            TINYAOT_LSTM_S8_TAP(0);
+            x++;
+            w += 2;
+        }
+        tinyaot_lstm_s8_unpair(a01, &acc[0], &acc[1]);
+        tinyaot_lstm_s8_unpair(a23, &acc[2], &acc[3]);
+        n -= terms;
+    }
+}
+#else
+/*
+ * No 64-bit multiply (Armv6-M, Armv8-M Baseline: a library call). v * (w_a + w_b * 2^23)
+ * wraps in 32 bits, but its low 23 bits still sum to S_a exactly (|S_a| < 2^22): one
+ * multiply for gate a; gate b's weight, the pair rounded at 2^23, gets its own.
+ */
+#define TINYAOT_LSTM_S8_HIGH(pair) ((((pair) >> (TINYAOT_LSTM_S8_PAIR_SHIFT - 1)) + 1) >> 1)
+static inline void tinyaot_lstm_s8_dot4(const int8_t *x, const int32_t *w, int32_t n, int32_t *acc)
+{
+    while (n > 0) {
+        const int32_t terms = n > TINYAOT_LSTM_S8_PAIR_TERMS ? TINYAOT_LSTM_S8_PAIR_TERMS : n;
+        const int8_t *const end = x + terms;
+        uint32_t a01 = 0, a23 = 0;
+        int32_t b1 = 0, b3 = 0;
+        while (x != end) {
+            const int32_t v = *x++;
+            const int32_t w01 = w[0], w23 = w[1];
+            a01 += (uint32_t)v * (uint32_t)w01;
+            b1 += v * TINYAOT_LSTM_S8_HIGH(w01);
+            a23 += (uint32_t)v * (uint32_t)w23;
+            b3 += v * TINYAOT_LSTM_S8_HIGH(w23);
+            w += 2;
+        }
+        acc[0] += tinyaot_lstm_s8_low(a01);
+        acc[1] += b1;
+        acc[2] += tinyaot_lstm_s8_low(a23);
+        acc[3] += b3;
+        n -= terms;
+    }
+}
+#endif
+
+/* bias: [gate][unit] input FC sums (bias and input offset), then [gate][unit] recurrent (hidden offset).
+   Inlined into each call: every layer's sizes, multipliers and shifts become constants. */
+static TINYAOT_ALWAYS_INLINE void tinyaot_lstm_s8(const struct tinyaot_lstm_int_params *p, const int32_t *multiplier,
+                                                  const int32_t *shift, const int32_t *bias, const uint16_t *sigmoid,
+                                                  const int8_t *input, const int32_t *input_pairs,
+                                                  const int32_t *recurrent_pairs, int8_t *hidden, int16_t *cell,
+                                                  int8_t *output)
 {
     int32_t b, t, u;
     for (b = 0; b < p->batches; b++) {
@@ -70,14 +148,12 @@ static void tinyaot_lstm_s8(const struct tinyaot_lstm_int_params *p, const int32
                     x[g] = bias[g * p->units + u];
                     y[g] = bias[(TINYAOT_LSTM_RECURRENT + g) * p->units + u];
                 }
-                tinyaot_lstm_s8_dot4(in, input_weights, u, p->input_size, x);
-                tinyaot_lstm_s8_dot4(h, recurrent_weights, u, p->units, y);
-                for (g = 0; g < 4; g++) {
-                    const int32_t r = TINYAOT_LSTM_RECURRENT + g;
-                    const int32_t from_x = tinyaot_lstm_s16_sat(tinyaot_requantize(x[g], multiplier[g], shift[g]));
-                    const int32_t from_h = tinyaot_lstm_s16_sat(tinyaot_requantize(y[g], multiplier[r], shift[r]));
-                    gate[g] = tinyaot_lstm_s16_sat(from_x + from_h);
-                }
+                tinyaot_lstm_s8_dot4(in, input_pairs + 2 * u * p->input_size, p->input_size, x);
+                tinyaot_lstm_s8_dot4(h, recurrent_pairs + 2 * u * p->units, p->units, y);
+                gate[0] = tinyaot_lstm_gate(x[0], y[0], multiplier, shift, 0);
+                gate[1] = tinyaot_lstm_gate(x[1], y[1], multiplier, shift, 1);
+                gate[2] = tinyaot_lstm_gate(x[2], y[2], multiplier, shift, 2);
+                gate[3] = tinyaot_lstm_gate(x[3], y[3], multiplier, shift, 3);
                 out[u] = (int8_t)tinyaot_clamp_i32(
                     p->output_offset + tinyaot_lstm_cell_update(p, multiplier, shift, sigmoid, gate, &c[u]), -128, 127);
             }

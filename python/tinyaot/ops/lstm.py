@@ -31,6 +31,7 @@ VARIANTS = {"peephole (cell-to-gate weights, inputs 9-11)": (9, 10, 11),
 ACT_TANH = 4
 GATE_INPUT_SCALE = 2.0 ** -12  # Q3.12, the input of the gates' sigmoid and tanh
 GATE_OUTPUT_SCALE = 2.0 ** -15  # Q0.15, their output
+PAIR_SHIFT = 23  # tinyaot_lstm_s8.h's TINYAOT_LSTM_S8_PAIR_SHIFT
 
 
 def _tensors(ctx):
@@ -154,6 +155,14 @@ def _expect_integer_tensors(ctx, inp, weights_in, weights_rec, hidden, cell, out
         ctx.expect(w.zero_point == 0, f"weights have zero point {w.zero_point}; it must be 0", w.index)
 
 
+def _gate_pairs(weights):
+    """The four gates' int8 weights as tinyaot_lstm_s8.h's packed gate pairs: [unit][k][2]
+    int32, w_input + w_forget * 2^23 then w_cell + w_output * 2^23."""
+    w = [np.asarray(t.data, dtype=np.int64) for t in weights]
+    pairs = np.stack([w[0] + w[1] * 2 ** PAIR_SHIFT, w[2] + w[3] * 2 ** PAIR_SHIFT], axis=-1)
+    return ParamArray("int32_t", pairs.astype(np.int32).reshape(-1), weights=True)
+
+
 def lower_s8(ctx, inp, weights_in, weights_rec, biases, hidden, cell, out):
     _expect_integer_tensors(ctx, inp, weights_in, weights_rec, hidden, cell, out, "int8")
     for t in biases:
@@ -167,8 +176,7 @@ def lower_s8(ctx, inp, weights_in, weights_rec, biases, hidden, cell, out):
                                for w in weights_rec])
     return [KernelCall("tinyaot_lstm_s8", [
         *params, ParamArray("int32_t", np.concatenate([in_bias, rec_bias])), ParamArray("uint16_t", sigmoid_table()),
-        TensorRef(inp.index), TensorList(tuple(w.index for w in weights_in), "int8_t"),
-        TensorList(tuple(w.index for w in weights_rec), "int8_t"),
+        TensorRef(inp.index), _gate_pairs(weights_in), _gate_pairs(weights_rec),
         TensorRef(hidden.index), TensorRef(cell.index), TensorRef(out.index),
     ])]
 
