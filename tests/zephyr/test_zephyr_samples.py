@@ -24,7 +24,8 @@ from pathlib import Path
 
 import pytest
 
-from zephyr_env import BOARDS, BUILD_ROOT, REPO, SAMPLES, lane_skip_reason, memory_regions, skip_where_twister_covers
+from zephyr_env import (ALL_ENV, BOARDS, BUILD_ROOT, REPO, SAMPLES, lane_skip_reason, memory_regions,
+                        skip_where_twister_covers)
 
 if lane_skip_reason():
     pytest.skip(lane_skip_reason(), allow_module_level=True)
@@ -106,6 +107,10 @@ def _model_path(name):
 def test_serial_inference_matches_tflm(zephyr, board, model_name):
     if model_name == "hello_world":  # the other two models take the same binary transport
         skip_where_twister_covers("sample.tinyaot.serial_inference.pytest")
+    if model_name == "fc_relu_per_tensor" and os.environ.get(ALL_ENV) != "1":
+        # Its two per-tensor FULLY_CONNECTED layers are hello_world's (Twister, both boards);
+        # mini_mobilenet takes the same TINYAOT_MODEL and transport on this board (CI's time).
+        pytest.skip(f"hello_world's kernel under Twister and mini_mobilenet's build check this; {ALL_ENV}=1 runs it")
     model = _model_path(model_name)
     args = [] if model_name == "hello_world" else [f"TINYAOT_MODEL={model}"]
     build_dir, log = zephyr.build("serial_inference", board, model_name, args)
