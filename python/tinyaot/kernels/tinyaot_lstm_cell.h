@@ -81,7 +81,7 @@ static inline int32_t tinyaot_lstm_at_rest(const void *hidden, int32_t bytes, ui
 }
 
 /* A gate's pre-activation: sat16(sat16(rq(from_x)) + sat16(rq(from_h))), g's FC multipliers; the
-   recurrent term 0 at rest (from_h then unused). Called with a constant g, so that the multipliers
+   recurrent term 0 at rest (from_h then ignored). Called with a constant g, so that the multipliers
    and shifts of the generated tables are constants. */
 static TINYAOT_ALWAYS_INLINE int32_t tinyaot_lstm_gate(int32_t from_x, int32_t from_h, int32_t at_rest,
                                                        const int32_t *multiplier, const int32_t *shift, int32_t g)
