@@ -61,14 +61,37 @@ static TINYAOT_ALWAYS_INLINE int32_t tinyaot_lstm_rescale(int32_t x, int32_t mul
     return tinyaot_requantize(x, multiplier, shift);
 }
 
-/* A gate's pre-activation: sat16(sat16(rq(from_x)) + sat16(rq(from_h))), g's FC multipliers. Called
-   with a constant g, so that the multipliers and shifts of the generated tables are constants. */
-static TINYAOT_ALWAYS_INLINE int32_t tinyaot_lstm_gate(int32_t from_x, int32_t from_h, const int32_t *multiplier,
-                                                       const int32_t *shift, int32_t g)
+/*
+ * Whether the hidden state (`bytes` bytes) is at its zero point, every byte `rest`
+ * (int8: the zero point's byte; int16: zero point 0): so after a reset and at the
+ * first call. Then every recurrent sum (offset folded into its bias) is exactly 0
+ * and so is its requantized term: the step skips those dot products and their
+ * requantization (TFLM + CMSIS-NN's glue skips them at every call's first step).
+ */
+static inline int32_t tinyaot_lstm_at_rest(const void *hidden, int32_t bytes, uint8_t rest)
+{
+    const uint8_t *h = (const uint8_t *)hidden;
+    int32_t i;
+    for (i = 0; i < bytes; i++) {
+        if (h[i] != rest) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* A gate's pre-activation: sat16(sat16(rq(from_x)) + sat16(rq(from_h))), g's FC multipliers; the
+   recurrent term 0 at rest (from_h then ignored). Called with a constant g, so that the multipliers
+   and shifts of the generated tables are constants. */
+static TINYAOT_ALWAYS_INLINE int32_t tinyaot_lstm_gate(int32_t from_x, int32_t from_h, int32_t at_rest,
+                                                       const int32_t *multiplier, const int32_t *shift, int32_t g)
 {
     const int32_t r = TINYAOT_LSTM_RECURRENT + g;
-    return tinyaot_lstm_s16_sat(tinyaot_lstm_s16_sat(tinyaot_lstm_rescale(from_x, multiplier[g], shift[g]))
-                                + tinyaot_lstm_s16_sat(tinyaot_lstm_rescale(from_h, multiplier[r], shift[r])));
+    const int32_t x_term = tinyaot_lstm_s16_sat(tinyaot_lstm_rescale(from_x, multiplier[g], shift[g]));
+    if (at_rest) {
+        return x_term;
+    }
+    return tinyaot_lstm_s16_sat(x_term + tinyaot_lstm_s16_sat(tinyaot_lstm_rescale(from_h, multiplier[r], shift[r])));
 }
 
 /* gate: the input, forget, cell and output gates' pre-activations at 2^-12 (int16
