@@ -26,7 +26,7 @@ OFF_TARGET = {"float32": models_float.OFF_TARGET, "16x8": models_16x8.OFF_TARGET
 RAM, FLASH = "RAM", "flash"
 OFF_M3 = {
     ("resnet8", "float32"): {RAM, FLASH},
-    ("mobilenet_v1_025_96x96x3", "float32"): {RAM, FLASH}, ("mobilenet_v1_025_96x96x3", "16x8"): {RAM, FLASH},
+    ("mobilenet_v1_025_96x96x3", "float32"): {RAM, FLASH}, ("mobilenet_v1_025_96x96x3", "16x8"): {RAM},
     ("fc_autoencoder", "int8"): {FLASH}, ("fc_autoencoder", "float32"): {FLASH}, ("fc_autoencoder", "16x8"): {FLASH},
 }
 
