@@ -49,18 +49,6 @@ static inline int32_t tinyaot_lstm_s16_sat(int32_t x)
 #endif
 }
 
-/* tinyaot_requantize; without a long multiply, its three-multiply shortcut never settles a right
-   shift of 1 and only one value in four of 2 (the gates' usual shifts): the exact path at once. */
-static TINYAOT_ALWAYS_INLINE int32_t tinyaot_lstm_rescale(int32_t x, int32_t multiplier, int32_t shift)
-{
-#if !TINYAOT_LONG_MULTIPLY
-    if (shift > -3) {
-        return tinyaot_requantize_exact(x, multiplier, shift);
-    }
-#endif
-    return tinyaot_requantize(x, multiplier, shift);
-}
-
 /*
  * Whether the hidden state (`bytes` bytes) is at its zero point, every byte `rest`
  * (int8: the zero point's byte; int16: zero point 0): so after a reset and at the
@@ -78,20 +66,6 @@ static inline int32_t tinyaot_lstm_at_rest(const void *hidden, int32_t bytes, ui
         }
     }
     return 1;
-}
-
-/* A gate's pre-activation: sat16(sat16(rq(from_x)) + sat16(rq(from_h))), g's FC multipliers; the
-   recurrent term 0 at rest (from_h then ignored). Called with a constant g, so that the multipliers
-   and shifts of the generated tables are constants. */
-static TINYAOT_ALWAYS_INLINE int32_t tinyaot_lstm_gate(int32_t from_x, int32_t from_h, int32_t at_rest,
-                                                       const int32_t *multiplier, const int32_t *shift, int32_t g)
-{
-    const int32_t r = TINYAOT_LSTM_RECURRENT + g;
-    const int32_t x_term = tinyaot_lstm_s16_sat(tinyaot_lstm_rescale(from_x, multiplier[g], shift[g]));
-    if (at_rest) {
-        return x_term;
-    }
-    return tinyaot_lstm_s16_sat(x_term + tinyaot_lstm_s16_sat(tinyaot_lstm_rescale(from_h, multiplier[r], shift[r])));
 }
 
 /* gate: the input, forget, cell and output gates' pre-activations at 2^-12 (int16

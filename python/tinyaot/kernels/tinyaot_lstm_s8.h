@@ -126,6 +126,33 @@ static inline void tinyaot_lstm_s8_dot4(const int8_t *x, const int32_t *w, int32
 }
 #endif
 
+/* tinyaot_requantize; without a long multiply, its three-multiply shortcut never settles a right
+   shift of 1 and only one value in four of 2 (the gates' usual shifts): the exact path at once. */
+static TINYAOT_ALWAYS_INLINE int32_t tinyaot_lstm_s8_rescale(int32_t x, int32_t multiplier, int32_t shift)
+{
+#if !TINYAOT_LONG_MULTIPLY
+    if (shift > -3) {
+        return tinyaot_requantize_exact(x, multiplier, shift);
+    }
+#endif
+    return tinyaot_requantize(x, multiplier, shift);
+}
+
+/* A gate's pre-activation: sat16(sat16(rq(from_x)) + sat16(rq(from_h))), g's FC multipliers; the
+   recurrent term 0 at rest (from_h then ignored). Called with a constant g, so that the multipliers
+   and shifts of the generated tables are constants. */
+static TINYAOT_ALWAYS_INLINE int32_t tinyaot_lstm_s8_gate(int32_t from_x, int32_t from_h, int32_t at_rest,
+                                                          const int32_t *multiplier, const int32_t *shift, int32_t g)
+{
+    const int32_t r = TINYAOT_LSTM_RECURRENT + g;
+    const int32_t x_term = tinyaot_lstm_s16_sat(tinyaot_lstm_s8_rescale(from_x, multiplier[g], shift[g]));
+    if (at_rest) {
+        return x_term;
+    }
+    return tinyaot_lstm_s16_sat(x_term +
+                                tinyaot_lstm_s16_sat(tinyaot_lstm_s8_rescale(from_h, multiplier[r], shift[r])));
+}
+
 /* bias: [gate][unit] input FC sums (bias and input offset), then [gate][unit] recurrent (hidden offset).
    Inlined into each call: every layer's sizes, multipliers and shifts become constants. */
 static TINYAOT_ALWAYS_INLINE void tinyaot_lstm_s8(const struct tinyaot_lstm_int_params *p, const int32_t *multiplier,
@@ -153,16 +180,16 @@ static TINYAOT_ALWAYS_INLINE void tinyaot_lstm_s8(const struct tinyaot_lstm_int_
                 /* One branch a unit, each arm's gates with a constant at_rest and g (constant rescales): on the
                    M3 lstm_seq28 363 k instructions, 370 k branching in each gate (tinyaot_lstm_s16.h's way). */
                 if (at_rest) {
-                    gate[0] = tinyaot_lstm_gate(x[0], 0, 1, multiplier, shift, 0);
-                    gate[1] = tinyaot_lstm_gate(x[1], 0, 1, multiplier, shift, 1);
-                    gate[2] = tinyaot_lstm_gate(x[2], 0, 1, multiplier, shift, 2);
-                    gate[3] = tinyaot_lstm_gate(x[3], 0, 1, multiplier, shift, 3);
+                    gate[0] = tinyaot_lstm_s8_gate(x[0], 0, 1, multiplier, shift, 0);
+                    gate[1] = tinyaot_lstm_s8_gate(x[1], 0, 1, multiplier, shift, 1);
+                    gate[2] = tinyaot_lstm_s8_gate(x[2], 0, 1, multiplier, shift, 2);
+                    gate[3] = tinyaot_lstm_s8_gate(x[3], 0, 1, multiplier, shift, 3);
                 } else {
                     tinyaot_lstm_s8_dot4(h, recurrent_pairs + 2 * u * p->units, p->units, y);
-                    gate[0] = tinyaot_lstm_gate(x[0], y[0], 0, multiplier, shift, 0);
-                    gate[1] = tinyaot_lstm_gate(x[1], y[1], 0, multiplier, shift, 1);
-                    gate[2] = tinyaot_lstm_gate(x[2], y[2], 0, multiplier, shift, 2);
-                    gate[3] = tinyaot_lstm_gate(x[3], y[3], 0, multiplier, shift, 3);
+                    gate[0] = tinyaot_lstm_s8_gate(x[0], y[0], 0, multiplier, shift, 0);
+                    gate[1] = tinyaot_lstm_s8_gate(x[1], y[1], 0, multiplier, shift, 1);
+                    gate[2] = tinyaot_lstm_s8_gate(x[2], y[2], 0, multiplier, shift, 2);
+                    gate[3] = tinyaot_lstm_s8_gate(x[3], y[3], 0, multiplier, shift, 3);
                 }
                 out[u] = (int8_t)tinyaot_clamp_i32(
                     p->output_offset + tinyaot_lstm_cell_update(p, multiplier, shift, sigmoid, gate, &c[u]), -128, 127);
