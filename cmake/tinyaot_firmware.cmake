@@ -1,7 +1,9 @@
 # tinyaot_firmware.cmake - shared by the bare-metal test firmwares
 # (firmware/serial_runner, firmware/tflm_runner and its core). Include it before
 # project(): it picks the Arm toolchain and the board, and gives
-#   TINYAOT_REPO, BOARD, TINYAOT_FIRMWARE_BOARD_DIR
+#   TINYAOT_REPO, BOARD, TINYAOT_FIRMWARE_BOARD_DIR, TINYAOT_CPU_BOARD
+#   tinyaot_firmware_board()           (after project(): BOARD's board.cmake, with
+#       TINYAOT_CPU_BOARD's CPU flags when that is set)
 #   tinyaot_firmware_model_options()   (before project(): the options every model
 #       firmware takes: TINYAOT_MODEL, TINYAOT_MODEL_NAME, the optimisation level)
 #   tinyaot_firmware_c_setup()         (after project(): the board, tinyaot_add_model, C99)
@@ -21,6 +23,25 @@ set(TINYAOT_FIRMWARE_BOARD_DIR "${TINYAOT_REPO}/boards/baremetal/${BOARD}")
 if(NOT EXISTS "${TINYAOT_FIRMWARE_BOARD_DIR}/board.cmake")
   message(FATAL_ERROR "Unknown BOARD '${BOARD}' (no ${TINYAOT_FIRMWARE_BOARD_DIR}/board.cmake)")
 endif()
+# Another board whose CPU flags the firmware is compiled with, on BOARD's memory map, UART
+# and QEMU machine: `tinyaot bench` runs TFLM built for qemu_cortex_m0 (-mcpu=cortex-m0, its
+# multilib's libm) on mps2_an385, a Cortex-M3 with room for it, to compare float32 bit for bit.
+set(TINYAOT_CPU_BOARD "" CACHE STRING "Board in boards/baremetal/ whose CPU flags to build with (empty: BOARD's)")
+if(TINYAOT_CPU_BOARD AND NOT EXISTS "${TINYAOT_REPO}/boards/baremetal/${TINYAOT_CPU_BOARD}/board.cmake")
+  message(FATAL_ERROR "Unknown TINYAOT_CPU_BOARD '${TINYAOT_CPU_BOARD}'")
+endif()
+
+function(_tinyaot_cpu_flags_of board out)
+  include("${TINYAOT_REPO}/boards/baremetal/${board}/board.cmake")  # in this function's scope only
+  set(${out} "${TINYAOT_BOARD_CPU_FLAGS}" PARENT_SCOPE)
+endfunction()
+
+macro(tinyaot_firmware_board)
+  include("${TINYAOT_FIRMWARE_BOARD_DIR}/board.cmake")
+  if(TINYAOT_CPU_BOARD)
+    _tinyaot_cpu_flags_of("${TINYAOT_CPU_BOARD}" TINYAOT_BOARD_CPU_FLAGS)
+  endif()
+endmacro()
 
 macro(tinyaot_firmware_model_options)
   set(TINYAOT_MODEL "" CACHE FILEPATH "Model (.tflite) to build into the firmware")
@@ -33,7 +54,7 @@ macro(tinyaot_firmware_model_options)
 endmacro()
 
 macro(tinyaot_firmware_c_setup)
-  include("${TINYAOT_FIRMWARE_BOARD_DIR}/board.cmake")
+  tinyaot_firmware_board()
   include("${TINYAOT_REPO}/cmake/tinyaot.cmake")   # tinyaot_add_model, the generator's Python, CMSIS-NN
   set(CMAKE_C_STANDARD 99)
   set(CMAKE_C_STANDARD_REQUIRED ON)

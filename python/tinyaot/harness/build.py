@@ -184,23 +184,26 @@ def cmsis_nn_dir():
     return Path(path) if path else None
 
 
-def build_tflm_firmware(board, model, name, kernels="reference", build_root=None, jobs=2):
+def build_tflm_firmware(board, model, name, kernels="reference", build_root=None, jobs=2, cpu_board=None):
     """The TFLM firmware (firmware/tflm_runner) of a model: TFLM's interpreter behind the
     serial runner. kernels: "reference" or "cmsis-nn" (TFLM's CMSIS-NN kernels). TFLM's
     core is built once per board under build_root/<board>/tflm-core and shared.
+    cpu_board: compile with that board's CPU flags instead of `board`'s (TINYAOT_CPU_BOARD;
+    built under build_root/<board>-cpu_<cpu_board>).
 
     Raises TflmMissing without a TFLM tree (or CMSIS-NN for cmsis-nn), ModelTooBig when
     the firmware overflows the board's flash, BuildError otherwise. A model whose tensors
     do not fit the board's RAM builds, and says so at start (Device.info()).
     """
-    if board not in boards():
-        raise BuildError(f"unknown board '{board}' (have: {', '.join(boards())})")
+    for b in (board, cpu_board or board):
+        if b not in boards():
+            raise BuildError(f"unknown board '{b}' (have: {', '.join(boards())})")
     tflm = tflm_dir()
     if tflm is None:
         raise TflmMissing(f"no TFLM source tree: set TINYAOT_TFLM_DIR to a tflite-micro tree"
                           f" (github.com/tensorflow/tflite-micro) or provide {SHARED_TFLM}")
-    root = Path(build_root or DEFAULT_BUILD_ROOT) / board
-    defs = {"BOARD": board, "TINYAOT_TFLM_DIR": str(tflm)}
+    root = Path(build_root or DEFAULT_BUILD_ROOT) / (f"{board}-cpu_{cpu_board}" if cpu_board else board)
+    defs = {"BOARD": board, "TINYAOT_TFLM_DIR": str(tflm), "TINYAOT_CPU_BOARD": cpu_board or ""}
     core = _build(TFLM_RUNNER_DIR / "core", root / "tflm-core", dict(defs), f"TFLM core for {board}",
                   board, "tflm-core", jobs=jobs, languages=("CXX",))
     defs.update(TINYAOT_MODEL=str(Path(model).resolve()), TINYAOT_MODEL_NAME=name,

@@ -24,7 +24,11 @@ The TFLM firmwares are TFLM's MicroInterpreter behind the same serial runner
   exact    outputs bit-exact with TFLM over all N calls: TFLM on the host; for a model
            with float32 outputs TFLM on the same board (tflm-reference's outputs,
            "(board)"), since libm differs between the boards' newlib and the host;
-           where TFLM does not fit the board, TFLM on the host ("(host)")
+           where TFLM does not fit the board, TFLM's reference kernels built with the
+           board's CPU flags (same -mcpu, newlib multilib and libm) and run on a bigger
+           QEMU machine with the same core ("(same -mcpu on mps2_an385)", SAME_CORE_MACHINE;
+           TFLM's rows still say "does not fit": nothing of that machine is measured);
+           failing that, TFLM on the host ("(host)")
   ulp host the largest distance in ulps of a float32 output from TFLM on the host
   x        ratio to tflm-cmsis-nn on the same board (flash, RAM, instructions)
   as arena model RAM counted the way TFLM counts its arena (everything its arena
@@ -77,6 +81,10 @@ def model_name(path):
 
 VARIANTS = ("tinyaot-portable", "tinyaot-cmsis-nn", "tflm-reference", "tflm-cmsis-nn")
 BASELINE = "tflm-cmsis-nn"
+# Where TFLM runs, built with a small board's CPU flags, when it does not fit that board: a
+# QEMU machine with the same core and 4 MB of flash and RAM. Armv6-M code (the M0's, with its
+# multilib's libm) runs unchanged on the AN385's Cortex-M3, so the float32 bits are the M0's.
+SAME_CORE_MACHINE = {"qemu_cortex_m0": "mps2_an385", "qemu_cortex_m3": "mps2_an385"}
 
 
 def bench_one(board, name, path, calls, seed, build_root, kernels="portable", optimize="speed"):
@@ -120,11 +128,13 @@ def ram_with_inputs_in_arena(path, plan):
     return model.arena_size + model.state_size + sum(model.graph.tensors[t].nbytes for t in model.graph.outputs)
 
 
-def bench_tflm(board, name, path, kernels, calls, seed, build_root):
-    """Row of TFLM with `kernels` (reference or cmsis-nn) for a model on a board."""
+def bench_tflm(board, name, path, kernels, calls, seed, build_root, cpu_board=None):
+    """Row of TFLM with `kernels` (reference or cmsis-nn) for a model on a board
+    (compiled with cpu_board's CPU flags if given)."""
     row = {"model": name, "board": board, "variant": f"tflm-{kernels}", "status": "ok"}
     try:
-        fw = harness.build_tflm_firmware(board, path, name, kernels=kernels, build_root=build_root)
+        fw = harness.build_tflm_firmware(board, path, name, kernels=kernels, build_root=build_root,
+                                         cpu_board=cpu_board)
     except harness.ModelTooBig as exc:
         return {**row, "status": "does not fit", "reason": str(exc)}
     except harness.BuildError as exc:
@@ -167,18 +177,45 @@ def _run_on_device(row, fw, path, calls, seed):
     return row
 
 
-def compare_on_board(rows):
+def _float_outputs(row):
+    """Whether a row that ran has float32 outputs."""
+    outputs = row.get("outputs")
+    return bool(outputs) and any(np.asarray(o).dtype == np.float32 for o in outputs[0])
+
+
+def same_core_references(rows, models, calls, seed, build_root):
+    """{(model, board): TFLM's reference row run on SAME_CORE_MACHINE[board], built with the board's
+    CPU flags} for each model with float32 outputs whose tflm-reference does not fit its board."""
+    floats = {(r["model"], r["board"]) for r in rows if _float_outputs(r)}
+    references = {}
+    for r in rows:
+        group, machine = (r["model"], r["board"]), SAME_CORE_MACHINE.get(r["board"])
+        if r["variant"] != "tflm-reference" or r["status"] != "does not fit" or group not in floats or not machine:
+            continue
+        ref = bench_tflm(machine, r["model"], models[r["model"]], "reference", calls, seed, build_root,
+                         cpu_board=r["board"])
+        print(f"  {r['model']} on {r['board']}, tflm-reference with its -mcpu on {machine}: {ref['status']}"
+              + (f" ({ref['reason']})" if ref["status"] != "ok" else ""), file=sys.stderr, flush=True)
+        if ref["status"] == "ok":
+            references[group] = ref
+    return references
+
+
+def compare_on_board(rows, same_core=None):
     """For models with float32 outputs: each row's bit_exact against tflm-reference's outputs on
     the same board (the like-for-like check; verdict "board"), where that row ran; where it did not
-    (TFLM does not fit the board), against TFLM on the host, said so (verdict "host")."""
+    (TFLM does not fit the board), against same_core's reference row (same_core_references: the
+    board's -mcpu on a bigger machine, verdict "same -mcpu on <machine>"); failing both, against
+    TFLM on the host, said so (verdict "host")."""
     reference = {(r["model"], r["board"]): r for r in rows if r["variant"] == "tflm-reference" and r["status"] == "ok"}
+    reference = {**(same_core or {}), **reference}
     for r in rows:
         ref = reference.get((r["model"], r["board"]))
         outputs = r.get("outputs")
-        floats = outputs and any(np.asarray(o).dtype == np.float32 for o in outputs[0])
-        if not floats:
+        if not _float_outputs(r):
             continue
-        r["verdict"] = "host" if ref is None else "board"
+        r["verdict"] = "host" if ref is None else "board" if ref["board"] == r["board"] else \
+            f"same -mcpu on {ref['board']}"
         if ref is None:
             continue
         r["bit_exact"] = all(np.asarray(a).tobytes() == np.asarray(b).tobytes()
@@ -254,6 +291,12 @@ def format_table(rows, notes=()):
     if any(r.get("verdict") == "board" for r in rows):
         lines.append("exact (N, board): float32 outputs bit for bit against TFLM's reference kernels on the same"
                      " board (the same libm); ulp host: the largest distance from TFLM on the host, in ulps")
+    machines = sorted({r["verdict"].split(" on ")[1] for r in rows if r.get("verdict", "").startswith("same -mcpu")})
+    if machines:
+        lines.append(f"exact (N, same -mcpu on {'/'.join(machines)}): TFLM does not fit this board; float32 outputs"
+                     " bit for bit against TFLM's reference kernels built with the board's CPU flags (the same"
+                     " -mcpu, newlib multilib and libm) and run on that QEMU machine, a Cortex-M3 with 4 MB of"
+                     " flash and RAM (Armv6-M code runs unchanged there); nothing of it is measured")
     if any(r.get("verdict") == "host" for r in rows):
         lines.append("exact (N, host): float32 outputs against TFLM on the host, no TFLM firmware fitting this board to"
                      " compare with (its newlib libm and soft-float differ from the host's: see ulp host)")
@@ -286,7 +329,9 @@ def main(argv=None):
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("models", nargs="*", help=".tflite files (default: own test models"
                         " and ../shared/models)")
-    parser.add_argument("--board", action="append", help=f"board(s), default all: {harness.boards()}")
+    default_boards = [b for b in harness.boards() if b not in SAME_CORE_MACHINE.values()]
+    parser.add_argument("--board", action="append", help=f"board(s), default {default_boards}"
+                        f" (not the same-core machines TFLM runs on when it does not fit: {set(SAME_CORE_MACHINE.values())})")
     parser.add_argument("--variant", action="append", choices=VARIANTS,
                         help="what to measure (repeatable; default all four)")
     parser.add_argument("--kernels", action="append", choices=("portable", "cmsis-nn"),
@@ -311,7 +356,7 @@ def main(argv=None):
         from tinyaot.testing import catalog  # the boards the full target matrix runs each model on
         runs_on = lambda name, board: catalog.runs_on(name, board, full_matrix=True)  # noqa: E731
         models = default_models(args.build_root)
-    boards = args.board or harness.boards()
+    boards = args.board or default_boards
     if args.shared_arena:
         from tinyaot.measure.shared_arena import run
         rows, status = run(args.shared_arena, models, boards, args.calls, args.seed, args.build_root)
@@ -335,7 +380,7 @@ def main(argv=None):
                 for row in these:
                     rows.append(row)
                     print(f"  {name} on {board}, {row['variant']}: {row['status']}", file=sys.stderr, flush=True)
-    add_ratios(compare_on_board(rows))
+    add_ratios(compare_on_board(rows, same_core_references(rows, models, args.calls, args.seed, args.build_root)))
     print(format_table(rows, notes))
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=2) + "\n")
