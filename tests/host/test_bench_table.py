@@ -104,3 +104,38 @@ def test_float32_rows_are_exact_against_tflm_on_the_same_board_with_host_ulps_be
     assert table[3].split()[4:8] == ["NO", "(5,", "board)", "2"]
     assert table[6].split()[6:10] == ["NO", "(5,", "host)", "1"]
     assert "exact (N, host): float32 outputs against TFLM on the host, no TFLM firmware" in "\n".join(table)
+
+
+def test_float32_rows_tflm_does_not_fit_compare_with_tflm_built_for_the_board_on_the_same_core_machine(monkeypatch):
+    """ds_cnn_kws_float32 on the M3: TFLM's reference firmware does not fit, so bench runs it built with
+    the M3's CPU flags on mps2_an385 and compares bit for bit there (only float32 models whose
+    tflm-reference does not fit); TFLM's rows stay "does not fit" and nothing of that machine is shown."""
+    import numpy as np
+    got = [np.array([0.25, 0.75], np.float32)]
+    runs = []
+
+    def tflm_on(board, name, path, kernels, calls, seed, build_root, cpu_board=None):
+        runs.append((board, name, path, kernels, cpu_board))
+        return {"model": name, "board": board, "variant": "tflm-reference", "status": "ok",
+                "instructions": 7, "outputs": [got]}
+    monkeypatch.setattr(bench, "bench_tflm", tflm_on)
+    too_big = {"variant": "tflm-reference", "status": "does not fit", "reason": "TFLM: AllocateTensors failed"}
+    rows = [row("tinyaot-portable", 1, 1, 1, 1, arena=1, state=0, bit_exact=False, host_ulps=1, outputs=[got]),
+            {**row("tinyaot-portable", 1, 1, 1, 1, arena=1, state=0, bit_exact=False, host_ulps=1),
+             "board": "qemu_cortex_m0", "outputs": [[got[0] * 2]]},
+            {"model": "kws", "board": "qemu_cortex_m3", **too_big},
+            {"model": "kws", "board": "qemu_cortex_m0", **too_big},
+            row("tinyaot-portable", 1, 1, 1, 1, arena=1, state=0, model="q", outputs=[[np.array([3], np.int8)]]),
+            {"model": "q", "board": "qemu_cortex_m3", **too_big}]
+    same_core = bench.same_core_references(rows, {"kws": "kws.tflite", "q": "q.tflite"}, 5, 0, "b")
+    assert runs == [("mps2_an385", "kws", "kws.tflite", "reference", "qemu_cortex_m3"),
+                    ("mps2_an385", "kws", "kws.tflite", "reference", "qemu_cortex_m0")]
+    bench.compare_on_board(rows, same_core)
+    assert [(r.get("bit_exact"), r.get("verdict")) for r in rows[:2]] == [
+        (True, "same -mcpu on mps2_an385"), (False, "same -mcpu on mps2_an385")]
+    table = bench.format_table(rows).splitlines()
+    assert table[2].split()[6:13] == ["yes", "(5,", "same", "-mcpu", "on", "mps2_an385)", "1"]
+    assert table[3].split()[6:10] == ["NO", "(5,", "same", "-mcpu"]
+    assert table[4].split() == ["tflm-reference", "does", "not", "fit:", "TFLM:", "AllocateTensors", "failed"]
+    assert "7" not in table[2].split() and "mps2_an385" not in "".join(r["board"] for r in rows)
+    assert any(line.startswith("exact (N, same -mcpu on mps2_an385): TFLM does not fit this board") for line in table)

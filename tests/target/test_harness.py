@@ -35,8 +35,8 @@ def any_board(request, boards, sampled):
 
 
 # SysTick (processor clock) frequencies under QEMU 7.2, measured as boards/baremetal/README.md says.
-CYCLES_HZ = {"qemu_cortex_m0": 16_000_000, "qemu_cortex_m3": 12_500_000, "mps2_an386": 25_000_000,
-             "mps2_an500": 25_000_000, "mps2_an505": 20_000_000, "mps3_an547": 32_000_000}
+CYCLES_HZ = {"qemu_cortex_m0": 16_000_000, "qemu_cortex_m3": 12_500_000, "mps2_an385": 25_000_000,
+             "mps2_an386": 25_000_000, "mps2_an500": 25_000_000, "mps2_an505": 20_000_000, "mps3_an547": 32_000_000}
 
 
 def test_crc16_matches_the_reference_check_value():

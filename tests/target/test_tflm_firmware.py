@@ -63,3 +63,26 @@ def test_bench_rows_of_tflm_and_a_model_that_does_not_fit(tmp_path):
     row = bench.bench_tflm(BOARD, bench.model_name(big), big, "reference", 1, 0, None)
     assert row["status"] == "does not fit", row
     assert row["reason"].startswith("TFLM: AllocateTensors failed (arena ") and BOARD in row["reason"]
+
+
+def test_float32_rows_tflm_does_not_fit_are_exact_against_tflm_with_the_boards_mcpu_on_mps2_an385():
+    """Where TFLM does not fit the board (as for ds_cnn_kws_float32 here), bench builds TFLM's reference
+    firmware with the board's CPU flags for mps2_an385 and compares the float32 outputs (SOFTMAX:
+    newlib's expf) bit for bit there. The tinyaot firmware is the target matrix's; TFLM's does-not-fit
+    row stands for the real one (the M3's core objects come from ccache)."""
+    needs_trees("reference")
+    from conftest import OWN_MODELS_DIR
+    from tinyaot.testing import catalog
+    name = "softmax_scales_float32"
+    model = catalog.build(name, OWN_MODELS_DIR)
+    rows = [bench.bench_one(BOARD, name, model, 2, 0, harness.build.DEFAULT_BUILD_ROOT),
+            {"model": name, "board": BOARD, "variant": "tflm-reference", "status": "does not fit"}]
+    same_core = bench.same_core_references(rows, {name: model}, 2, 0, harness.build.DEFAULT_BUILD_ROOT)
+    assert same_core[(name, BOARD)]["board"] == "mps2_an385"
+    bench.compare_on_board(rows, same_core)
+    assert (rows[0]["bit_exact"], rows[0]["verdict"], rows[0]["host_ulps"] <= 2) == \
+        (True, "same -mcpu on mps2_an385", True)
+    # Built with the M3's flags and newlib multilib, run on QEMU's mps2-an385.
+    build = harness.build.DEFAULT_BUILD_ROOT / f"mps2_an385-cpu_{BOARD}" / f"{name}-tflm-reference"
+    assert "-mcpu=cortex-m3" in (build / "build.ninja").read_text()
+    assert "thumb/v7-m/nofp/libm.a" in (build / "runner.elf.map").read_text()
