@@ -330,8 +330,8 @@ def main(argv=None):
     parser.add_argument("models", nargs="*", help=".tflite files (default: own test models"
                         " and ../shared/models)")
     default_boards = [b for b in harness.boards() if b not in SAME_CORE_MACHINE.values()]
-    parser.add_argument("--board", action="append", help=f"board(s), default {default_boards}"
-                        f" (not the same-core machines TFLM runs on when it does not fit: {set(SAME_CORE_MACHINE.values())})")
+    parser.add_argument("--board", action="append", help=f"board(s), default {default_boards} (not"
+                        f" {sorted(set(SAME_CORE_MACHINE.values()))}, where TFLM runs when it does not fit)")
     parser.add_argument("--variant", action="append", choices=VARIANTS,
                         help="what to measure (repeatable; default all four)")
     parser.add_argument("--kernels", action="append", choices=("portable", "cmsis-nn"),
