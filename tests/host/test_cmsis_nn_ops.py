@@ -238,12 +238,14 @@ def test_lstm_falls_back_with_reason(change, reason, tmp_path):
     ("cortex-m0", "int8", "cmsis-nn", None),  # no 64-bit multiply: CMSIS-NN's step is the faster
     ("cortex-m4", "int8", "cmsis-nn", None),
     ("cortex-m0", "16x8", "portable", LSTM_ON_SCALAR["tinyaot_lstm_s16"]),
+    ("cortex-m0", "int8 size", "portable", LSTM_ON_SCALAR["tinyaot_lstm_s8_small"]),
 ])
 def test_lstm_auto_keeps_tinyaot_kernel_where_faster(cpu, form, backend, reason, tmp_path):
     """--cmsis-nn-lstm auto (the default): tinyaot's LSTM kernel where it is the faster (the reason
     in the report), CMSIS-NN's step elsewhere."""
     path = tmp_path / "m.tflite"
-    path.write_bytes(_two_lstms() if form == "int8" else variant_of(_two_lstms, "16x8")())
-    emit(compile_model(path, Options("m", kernels="cmsis-nn", cpu=cpu)), tmp_path / "out")
+    path.write_bytes(variant_of(_two_lstms, "16x8")() if form == "16x8" else _two_lstms())
+    optimize = "size" if form.endswith("size") else "speed"
+    emit(compile_model(path, Options("m", kernels="cmsis-nn", cpu=cpu, optimize=optimize)), tmp_path / "out")
     report = json.loads((tmp_path / "out" / "m.json").read_text())
     assert [(op["backend"], op["backend_reason"]) for op in report["operators"]] == [(backend, reason)] * 2
