@@ -129,6 +129,10 @@ def _add_codegen_args(p, name_required=True, several=False):
                    help="with --kernels cmsis-nn: other convolutions on tinyaot's portable kernel on cores without "
                         "DSP where arm_convolve_s8's scratch would raise the arena and tinyaot's is not slower "
                         "(auto, default), or on arm_convolve_s8 wherever CMSIS-NN takes them (im2col)")
+    p.add_argument("--cmsis-nn-lstm", default="auto", choices=["auto", "step"],
+                   help="with --kernels cmsis-nn: integer LSTMs on tinyaot's LSTM kernels on cores without DSP "
+                        "where they are faster than CMSIS-NN's plain C (16x8; int8 but on Armv6-M) (auto, default), "
+                        "or on CMSIS-NN's LSTM step wherever it is exact (step)")
 
 
 def _options(args, name=None):
@@ -136,7 +140,7 @@ def _options(args, name=None):
     return Options(name or args.name, args.alignment, args.weights_section, args.arena_section, args.inputs_in_arena,
                    args.kernels, args.cpu, getattr(args, "weights", "linked"), getattr(args, "arena_group", None),
                    fusion=not args.no_fusion, cmsis_nn_1x1=args.cmsis_nn_1x1, optimize=args.optimize,
-                   cmsis_nn_conv=args.cmsis_nn_conv)
+                   cmsis_nn_conv=args.cmsis_nn_conv, cmsis_nn_lstm=args.cmsis_nn_lstm)
 
 
 def cmd_compile(args):

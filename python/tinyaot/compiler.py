@@ -28,6 +28,7 @@ from tinyaot.planner.verify import verify_plan
 WEIGHTS_MODES = ("linked", "blob")
 CMSIS_NN_1X1 = ("auto", "wrapper", "im2col")
 CMSIS_NN_CONV = ("auto", "im2col")
+CMSIS_NN_LSTM = ("auto", "step")
 SUPPORTED_OPERATORS = frozenset(LOWERINGS) | VIEW_OPS
 
 
@@ -51,6 +52,10 @@ class Options:
     # arm_convolve_s8's scratch would raise the arena and tinyaot's kernel is not slower
     # (cmsis_nn.PORTABLE_FOR_ARENA_ON_SCALAR); "im2col": on arm_convolve_s8 wherever CMSIS-NN takes them.
     cmsis_nn_conv: str = "auto"
+    # --kernels cmsis-nn, integer LSTMs: "auto": on tinyaot's LSTM kernels on cores without DSP where they
+    # are faster than CMSIS-NN's plain C step (cmsis_nn_lstm.PORTABLE_ON_SCALAR: 16x8, and int8 with a
+    # 64-bit multiply); "step": on CMSIS-NN's step wherever it is exact.
+    cmsis_nn_lstm: str = "auto"
     # Set by the compiler, not the user: CONV_2D operator indices "auto" keeps on tinyaot_conv2d_s8.
     arena_convolutions: frozenset = frozenset()
 
@@ -239,6 +244,8 @@ def check_options(options):
         raise TinyAotError(f"cmsis-nn 1x1 '{options.cmsis_nn_1x1}' is not a choice (have: {', '.join(CMSIS_NN_1X1)})")
     if options.cmsis_nn_conv not in CMSIS_NN_CONV:
         raise TinyAotError(f"cmsis-nn conv '{options.cmsis_nn_conv}' is not a choice (have: {', '.join(CMSIS_NN_CONV)})")
+    if options.cmsis_nn_lstm not in CMSIS_NN_LSTM:
+        raise TinyAotError(f"cmsis-nn lstm '{options.cmsis_nn_lstm}' is not a choice (have: {', '.join(CMSIS_NN_LSTM)})")
     if options.optimize not in OPTIMIZE:
         raise TinyAotError(f"optimize '{options.optimize}' is not a choice (have: {', '.join(OPTIMIZE)})")
     if options.cpu not in CPU_ARCH:
@@ -380,7 +387,8 @@ def _backend_calls(ctx, lowering, options, in_residual_bands=False):
     if options.kernels == "cmsis-nn":
         cmsis_calls, reason = cmsis_nn.lower(ctx, calls, options.cpu, options.cmsis_nn_1x1 == "im2col",
                                               options.cmsis_nn_1x1 == "auto", in_residual_bands,
-                                              ctx.op.index in options.arena_convolutions)
+                                              ctx.op.index in options.arena_convolutions,
+                                              options.cmsis_nn_lstm == "auto")
         return cmsis_calls, ("portable" if reason else "cmsis-nn", reason)
     return calls, ("portable", None)
 

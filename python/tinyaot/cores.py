@@ -19,3 +19,5 @@ CPU_ARCH = {
 }
 # The levels with the DSP extension's instructions: Helium (MVE) cores have them too.
 DSP_ARCHS = ("dsp", "mve")
+# Armv6-M cores: no 32 x 32 -> 64-bit multiply (SMLAL), tinyaot_common.h's TINYAOT_LONG_MULTIPLY 0.
+NO_LONG_MULTIPLY = ("cortex-m0", "cortex-m0plus", "cortex-m1")

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from test_models_host import check_against_tflm
+from tinyaot.backends.cmsis_nn_lstm import PORTABLE_ON_SCALAR as LSTM_ON_SCALAR
 from tinyaot.codegen.emit import emit
 from tinyaot.compiler import Options, compile_model
 from tinyaot.modelbuilder import ModelBuilder
@@ -203,10 +204,11 @@ def test_lstm_keeps_state(form, tmp_path, cmsis_nn):
     """arm_nn_lstm_step_s8 / _s16 step by step, batch major and time major: 4 calls carrying
     the hidden and cell states (the variable tensors), bit-exact with TFLM. The arena holds
     the first layer's output and the second's two int16 gate buffers (time major: one step's 5
-    batches of 8 units; the first's, one batch at a time, are smaller)."""
+    batches of 8 units; the first's, one batch at a time, are smaller). --cmsis-nn-lstm step: on
+    this core without DSP the default keeps tinyaot's faster kernel."""
     path = tmp_path / "m.tflite"
     path.write_bytes(_two_lstms() if form == "int8" else variant_of(_two_lstms, "16x8")())
-    check_against_tflm(path, "m", tmp_path / "out", calls=4, kernels="cmsis-nn")
+    check_against_tflm(path, "m", tmp_path / "out", calls=4, kernels="cmsis-nn", cmsis_nn_lstm="step")
     report = json.loads((tmp_path / "out" / "m.json").read_text())
     assert [(op["backend"], op["backend_reason"]) for op in report["operators"]] == [("cmsis-nn", None)] * 2
     activation_bytes = 2 * 5 * 16 * (1 if form == "int8" else 2)
@@ -222,9 +224,28 @@ def test_lstm_keeps_state(form, tmp_path, cmsis_nn):
                                "saturates it before adding, CMSIS-NN does not"),
 ])
 def test_lstm_falls_back_with_reason(change, reason, tmp_path):
-    """Where CMSIS-NN's LSTM would not saturate as TFLM does, the portable kernel stays."""
+    """Where CMSIS-NN's LSTM would not saturate as TFLM does, the portable kernel stays
+    (under --cmsis-nn-lstm step too: that reason comes first)."""
     path = tmp_path / "m.tflite"
     path.write_bytes(_two_lstms(**change))
-    emit(compile_model(path, Options("m", kernels="cmsis-nn")), tmp_path / "out")
+    emit(compile_model(path, Options("m", kernels="cmsis-nn", cmsis_nn_lstm="step")), tmp_path / "out")
     report = json.loads((tmp_path / "out" / "m.json").read_text())
     assert (report["operators"][0]["backend"], report["operators"][0]["backend_reason"]) == ("portable", reason)
+
+
+@pytest.mark.parametrize("cpu,form,backend,reason", [
+    ("cortex-m3", "int8", "portable", LSTM_ON_SCALAR["tinyaot_lstm_s8"]),
+    ("cortex-m0", "int8", "cmsis-nn", None),  # no 64-bit multiply: CMSIS-NN's step is the faster
+    ("cortex-m4", "int8", "cmsis-nn", None),
+    ("cortex-m0", "16x8", "portable", LSTM_ON_SCALAR["tinyaot_lstm_s16"]),
+    ("cortex-m0", "int8 size", "portable", LSTM_ON_SCALAR["tinyaot_lstm_s8_small"]),
+])
+def test_lstm_auto_keeps_tinyaot_kernel_where_faster(cpu, form, backend, reason, tmp_path):
+    """--cmsis-nn-lstm auto (the default): tinyaot's LSTM kernel where it is the faster (the reason
+    in the report), CMSIS-NN's step elsewhere."""
+    path = tmp_path / "m.tflite"
+    path.write_bytes(variant_of(_two_lstms, "16x8")() if form == "16x8" else _two_lstms())
+    optimize = "size" if form.endswith("size") else "speed"
+    emit(compile_model(path, Options("m", kernels="cmsis-nn", cpu=cpu, optimize=optimize)), tmp_path / "out")
+    report = json.loads((tmp_path / "out" / "m.json").read_text())
+    assert [(op["backend"], op["backend_reason"]) for op in report["operators"]] == [(backend, reason)] * 2

@@ -3,6 +3,7 @@
 ASan/UBSan, in each dtype (int8, 16x8, float32); and the models tinyaot refuses, each
 with one clear error."""
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -19,10 +20,10 @@ from tinyaot.testing import catalog
 from tinyaot.testing.models_lstm import lstm
 
 
-def check_carried_then_reset(path, name, out_dir):
+def check_carried_then_reset(path, name, out_dir, optimize="speed"):
     """Three calls carrying the states, then reset(): three more match a fresh TFLM
     interpreter. Returns the mismatches of both runs."""
-    model = compile_model(path, Options(name))
+    model = compile_model(path, Options(name, optimize=optimize))
     emit(model, out_dir)
     assert model.state_size > 0
     with HostModel(out_dir, name, sanitize=True) as host:
@@ -37,16 +38,19 @@ def check_carried_then_reset(path, name, out_dir):
         return carried + compare_with_tflm(path, run, host.inputs, calls=3, seed=2, reset_between=False)
 
 
-def check_state_carried_then_reset(path, name, out_dir):
-    assert not check_carried_then_reset(Path(path), name, Path(out_dir)), name
+def check_state_carried_then_reset(path, name, out_dir, optimize="speed"):
+    assert not check_carried_then_reset(Path(path), name, Path(out_dir), optimize), name
 
 
 def test_state_carried_then_reset_matches_tflm(tmp_path):
     """Under ASan/UBSan: int8 with its hidden state restarting at zero point -1, its 16x8 form,
-    and float32 time major over two layers."""
+    float32 time major over two layers, and int8 time major over two layers with --optimize size
+    (tinyaot_lstm_s8_small: the model's int8 weights, not the gate pairs)."""
+    cases = [("lstm_audio_fc", "speed"), ("lstm_audio_fc_16x8", "speed"),
+             ("lstm_two_layer_time_major_float32", "speed"), ("lstm_two_layer_time_major", "size")]
     run_sanitized("test_lstm", "check_state_carried_then_reset",
-                  [dict(path=str(catalog.build(name, tmp_path)), name=name, out_dir=str(tmp_path / "out" / name))
-                   for name in ("lstm_audio_fc", "lstm_audio_fc_16x8", "lstm_two_layer_time_major_float32")])
+                  [dict(path=str(catalog.build(name, tmp_path)), name=name, out_dir=str(tmp_path / "out" / name),
+                        optimize=optimize) for name, optimize in cases])
 
 
 def small_model(change=None):
@@ -173,3 +177,17 @@ def test_int8_gate_pairs_at_their_bounds_match_tflm(tmp_path):
             expected = interp.get_output(0)
             got = host.get_output(0)
             assert got.tobytes() == expected.tobytes(), f"call {call}: {got} != {expected}"
+
+
+def test_size_keeps_the_int8_weights(tmp_path):
+    """--optimize size: tinyaot_lstm_s8_small on the model's int8 weights (4 gates x (20 x 28 + 20 x 20)
+    bytes for lstm_seq28), where speed packs them two gates to an int32, twice the bytes."""
+    path = catalog.build("lstm_seq28", tmp_path)
+    weights = {}
+    for optimize in ("speed", "size"):
+        model = compile_model(path, Options("m", optimize=optimize))
+        emit(model, tmp_path / optimize)
+        weights[optimize] = json.loads((tmp_path / optimize / "m.json").read_text())["weight_bytes"]
+        assert [c.kernel for _, calls in model.calls for c in calls] == [
+            "tinyaot_lstm_s8" if optimize == "speed" else "tinyaot_lstm_s8_small"]
+    assert weights == {"speed": 2 * 3840, "size": 3840}

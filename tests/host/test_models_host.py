@@ -19,10 +19,11 @@ STATEFUL = {"tflm_keyword_scrambled"}
 
 def check_against_tflm(path, name, out_dir, calls=20, sanitize=False, inputs_in_arena=False, zero_copy=True,
                        kernels="portable", optimize="speed", cpu="cortex-m3", cmsis_nn_1x1="auto",
-                       cmsis_nn_conv="auto"):
+                       cmsis_nn_conv="auto", cmsis_nn_lstm="auto"):
     path, out_dir = Path(path), Path(out_dir)
     model = compile_model(path, Options(name, inputs_in_arena=inputs_in_arena, kernels=kernels, optimize=optimize,
-                                        cpu=cpu, cmsis_nn_1x1=cmsis_nn_1x1, cmsis_nn_conv=cmsis_nn_conv))
+                                        cpu=cpu, cmsis_nn_1x1=cmsis_nn_1x1, cmsis_nn_conv=cmsis_nn_conv,
+                                        cmsis_nn_lstm=cmsis_nn_lstm))
     emit(model, out_dir)
     report = json.loads((out_dir / f"{name}.json").read_text())
     # The planner's figures must hold: arena at or below the classic lower bound, at the

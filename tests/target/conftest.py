@@ -145,15 +145,17 @@ class Target:
         self._built = {}
 
     def firmware(self, board, name=None, model=None, test_mode=None, inputs_in_arena=False, kernels="portable",
-                 weights="linked", more_models=(), arena_group=None):
-        key = (board, name, test_mode, inputs_in_arena, kernels, weights, tuple(more_models), arena_group)
+                 weights="linked", more_models=(), arena_group=None, generator_args=()):
+        key = (board, name, test_mode, inputs_in_arena, kernels, weights, tuple(more_models), arena_group,
+               tuple(generator_args))
         if key not in self._built:
             try:
                 self._built[key] = harness.build_firmware(board, model=model, name=name,
                                                           test_mode=test_mode,
                                                           inputs_in_arena=inputs_in_arena, kernels=kernels,
                                                           weights=weights, more_models=more_models,
-                                                          arena_group=arena_group)
+                                                          arena_group=arena_group,
+                                                          generator_args=generator_args)
             except harness.BuildError as exc:
                 self._built[key] = exc
         result = self._built[key]

@@ -3,8 +3,9 @@ MAX_POOL_2D, SOFTMAX, ADD, MUL, SVDF and UNIDIRECTIONAL_SEQUENCE_LSTM (cmsis_nn_
 (16x8: cmsis_nn_s16.py)
 (through tinyaot_cmsis_nn.h) where CMSIS-NN supports their parameters; every
 other operator keeps its portable kernel, and so does one whose portable kernel is
-exact and faster on the core (FASTER_PORTABLE: a DSP core's same-shape ADD), or as fast
-and much smaller (PORTABLE_ON_DSP: a DSP core's SOFTMAX).
+exact and faster on the core (FASTER_PORTABLE: a DSP core's same-shape ADD; on cores
+without DSP, cmsis_nn_lstm.PORTABLE_ON_SCALAR: the LSTMs), or as fast and much smaller
+(PORTABLE_ON_DSP: a DSP core's SOFTMAX).
 
 What TFLM's CMSIS-NN glue works out at Prepare (per-channel multipliers and
 shifts, padding, the scratch buffer size) is computed here, once, into flash
@@ -78,12 +79,14 @@ PORTABLE_IN_BANDS_ON_MVE = ("in bands on Helium, tinyaot's MVE convolutions are 
 
 
 def lower(ctx, portable_calls, cpu, pointwise_im2col=False, pointwise_auto=False, in_residual_bands=False,
-          for_arena=False):
+          for_arena=False, lstm_auto=False):
     """(calls, reason): CMSIS-NN calls and None, or the portable calls and why they stay.
     pointwise_im2col: 1x1 convolutions on arm_convolve_s8 too (see conv_kernel); pointwise_auto:
     --cmsis-nn-1x1 auto, which keeps the portable 1x1 kernel on cores without DSP (PORTABLE_ON_SCALAR);
     in_residual_bands: a convolution a residual block runs in bands (PORTABLE_IN_BANDS_ON_MVE);
-    for_arena: a convolution --cmsis-nn-conv auto keeps on tinyaot_conv2d_s8 (PORTABLE_FOR_ARENA_ON_SCALAR)."""
+    for_arena: a convolution --cmsis-nn-conv auto keeps on tinyaot_conv2d_s8 (PORTABLE_FOR_ARENA_ON_SCALAR);
+    lstm_auto: --cmsis-nn-lstm auto, which keeps tinyaot's LSTM kernels where they are the faster
+    (cmsis_nn_lstm.PORTABLE_ON_SCALAR)."""
     handler = _HANDLERS.get(ctx.op.type)
     if handler is None:
         return portable_calls, "no CMSIS-NN lowering for this operator"
@@ -106,6 +109,8 @@ def lower(ctx, portable_calls, cpu, pointwise_im2col=False, pointwise_auto=False
         return portable_calls, reasons[0]
     if ctx.op.type == "UNIDIRECTIONAL_SEQUENCE_LSTM":
         reason = cmsis_nn_lstm.unsupported(ctx, portable_calls, CPU_ARCH[cpu])
+        if reason is None and lstm_auto:
+            reason = cmsis_nn_lstm.faster_portable(portable_calls, cpu)
     else:
         reason = _unsupported(ctx, CPU_ARCH[cpu])
     if reason:

@@ -12,6 +12,7 @@ bias as int32, the portable kernel stays, with the reason.
 
 import numpy as np
 
+from tinyaot.cores import CPU_ARCH, NO_LONG_MULTIPLY
 from tinyaot.ops.activation_s16 import checked_log2
 from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, ScratchRef, TensorList
 from tinyaot.ops.lstm import INPUT_WEIGHTS, RECURRENT_WEIGHTS
@@ -20,7 +21,27 @@ from tinyaot.quant import multiply_by_quantized_multiplier
 INT16 = (-32768, 32767)
 # CMSIS-NN's MAX_COL_COUNT: its DSP and MVE s16 paths sum this many products in 32 bits.
 S16_COLUMNS_IN_32_BITS = 512
-KERNELS = {"tinyaot_lstm_s8": "tinyaot_cmsis_lstm_s8", "tinyaot_lstm_s16": "tinyaot_cmsis_lstm_s16"}
+KERNELS = {"tinyaot_lstm_s8": "tinyaot_cmsis_lstm_s8", "tinyaot_lstm_s8_small": "tinyaot_cmsis_lstm_s8",
+           "tinyaot_lstm_s16": "tinyaot_cmsis_lstm_s16"}
+# On cores without DSP (CMSIS-NN's plain C), tinyaot's LSTM kernels faster than CMSIS-NN's step
+# (`tinyaot bench --calls 2`, instructions per inference, bit-exact), kept under --cmsis-nn-lstm auto;
+# --cmsis-nn-lstm step takes CMSIS-NN's wherever it is exact.
+PORTABLE_ON_SCALAR = {
+    "tinyaot_lstm_s8": "tinyaot_lstm_s8 (gate pairs, one 64-bit multiply-accumulate for two products) is faster "
+                       "than CMSIS-NN's plain C LSTM step on a core without DSP (lstm_seq28_units100 on a "
+                       "Cortex-M3: 2.96 M instructions, arm_nn_lstm_step_s8 5.86 M; --cmsis-nn-lstm step takes "
+                       "CMSIS-NN's)",
+    "tinyaot_lstm_s8_small": "tinyaot_lstm_s8_small (--optimize size: the int8 weights as they are) is faster "
+                             "than CMSIS-NN's plain C LSTM step on a core without DSP (lstm_seq28_units100: on a "
+                             "Cortex-M3 5.04 M instructions, arm_nn_lstm_step_s8 5.86 M; on a Cortex-M0 10.59 M "
+                             "against 12.00 M; --cmsis-nn-lstm step takes CMSIS-NN's)",
+    "tinyaot_lstm_s16": "tinyaot_lstm_s16 is faster than CMSIS-NN's plain C LSTM step on a core without DSP "
+                        "(lstm_seq28_units100_16x8: on a Cortex-M3 4.85 M instructions, arm_nn_lstm_step_s16 "
+                        "8.75 M; on a Cortex-M0 11.08 M against 83.09 M; --cmsis-nn-lstm step takes CMSIS-NN's)",
+}
+# Without a 64-bit multiply (Armv6-M) the gate pairs cost more and CMSIS-NN's step is the faster
+# (lstm_seq28_units100 on a Cortex-M0: arm_nn_lstm_step_s8 12.00 M, tinyaot_lstm_s8 13.03 M).
+NEEDS_LONG_MULTIPLY = ("tinyaot_lstm_s8",)
 
 
 def _requantize_64(x, multiplier, shift):
@@ -72,6 +93,14 @@ def unsupported(ctx, portable, arch):
     return None
 
 
+def faster_portable(portable, cpu):
+    """Why the portable LSTM kernel stays on this core as the faster one (PORTABLE_ON_SCALAR), or None."""
+    (call,) = portable
+    if CPU_ARCH[cpu] != "scalar" or (call.kernel in NEEDS_LONG_MULTIPLY and cpu in NO_LONG_MULTIPLY):
+        return None
+    return PORTABLE_ON_SCALAR.get(call.kernel)
+
+
 def lower(ctx, _arch, portable):
     """tinyaot_cmsis_lstm_s8 / _s16 with the portable call's tables and tensors."""
     (call,) = portable
@@ -83,7 +112,7 @@ def lower(ctx, _arch, portable):
     if call.kernel == "tinyaot_lstm_s16":  # every gate's recurrent effective bias: zeros
         bias = ParamArray("int64_t", np.concatenate([bias.values, np.zeros(f["units"], np.int64)]))
     tensors = list(call.args[5:])
-    if call.kernel == "tinyaot_lstm_s8":  # the model's weights, not the portable kernel's packed gate pairs
+    if call.kernel == "tinyaot_lstm_s8":  # the model's weights, not the speed kernel's packed gate pairs
         tensors[1:3] = [TensorList(tuple(ctx.op.inputs[k] for k in ks), "int8_t")
                         for ks in (INPUT_WEIGHTS, RECURRENT_WEIGHTS)]
     gate_bytes = 2 * f["units"] * (f["batches"] if f["time_major"] else 1)

@@ -105,7 +105,8 @@ def _cached(cache_file, key):
 
 def build_firmware(board, model=None, name=None, test_mode=None, build_root=None,
                    cmake_args=(), jobs=None, inputs_in_arena=False, kernels="portable",
-                   profile=False, weights="linked", more_models=(), arena_group=None, optimize="speed"):
+                   profile=False, weights="linked", more_models=(), arena_group=None, optimize="speed",
+                   generator_args=()):
     """Configure (first time only) and build; returns a Firmware.
 
     Either model (path to .tflite) and name (C identifier), or test_mode
@@ -120,7 +121,8 @@ def build_firmware(board, model=None, name=None, test_mode=None, build_root=None
     Device.select(1), (2), ...; arena_group: all the models share the arena of
     this group (--shared-arena).
     kernels: the generator's kernel backend; "cmsis-nn" builds CMSIS-NN from
-    cmsis_nn_dir(). optimize: the generator's --optimize (speed or size).
+    cmsis_nn_dir(). optimize: the generator's --optimize (speed or size). generator_args:
+    more tinyaot compile options for every model (e.g. ["--cmsis-nn-lstm=step"]).
     Raises ModelTooBig when the model does not fit the board, BuildError otherwise.
     """
     if board not in boards():
@@ -133,7 +135,7 @@ def build_firmware(board, model=None, name=None, test_mode=None, build_root=None
             raise ValueError("build_firmware needs model and name, or test_mode")
         label = name + ("-inputs_in_arena" if inputs_in_arena else "") + \
             ("" if kernels == "portable" else f"-{kernels}") + ("" if optimize == "speed" else f"-{optimize}") + \
-            ("-profile" if profile else "") + \
+            ("-profile" if profile else "") + "".join(re.sub(r"\W+", "_", a).rstrip("_") for a in generator_args) + \
             ("" if weights == "linked" else f"-{weights}") + \
             "".join(f"+{n}" for n, _ in more_models) + (f"-group_{arena_group}" if arena_group else "")
         defs = {"TINYAOT_RUNNER_TEST": "", "TINYAOT_MODEL": str(Path(model).resolve()),
@@ -144,7 +146,8 @@ def build_firmware(board, model=None, name=None, test_mode=None, build_root=None
                 "TINYAOT_RUNNER_PROFILE": "ON" if profile else "OFF",
                 "TINYAOT_RUNNER_WEIGHTS": weights,
                 "TINYAOT_RUNNER_MORE_MODELS": ";".join(f"{n}={Path(m).resolve()}" for n, m in more_models),
-                "TINYAOT_RUNNER_ARENA_GROUP": arena_group or ""}
+                "TINYAOT_RUNNER_ARENA_GROUP": arena_group or "",
+                "TINYAOT_RUNNER_GENERATOR_ARGS": ";".join(generator_args)}
         if kernels == "cmsis-nn":
             defs["TINYAOT_CMSIS_NN_DIR"] = str(cmsis_nn_dir() or "")
     defs["BOARD"] = board

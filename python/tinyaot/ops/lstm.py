@@ -174,10 +174,14 @@ def lower_s8(ctx, inp, weights_in, weights_rec, biases, hidden, cell, out):
                               for w, b in zip(weights_in, biases)])
     rec_bias = np.concatenate([fold_input_offset(None, w.data, -hidden.zero_point, channel_axis=0)
                                for w in weights_rec])
-    return [KernelCall("tinyaot_lstm_s8", [
+    if ctx.optimize == "size":  # the model's int8 weights, not the gate pairs' twice their flash
+        kernel = "tinyaot_lstm_s8_small"
+        weights = [TensorList(tuple(w.index for w in ws), "int8_t") for ws in (weights_in, weights_rec)]
+    else:
+        kernel, weights = "tinyaot_lstm_s8", [_gate_pairs(weights_in), _gate_pairs(weights_rec)]
+    return [KernelCall(kernel, [
         *params, ParamArray("int32_t", np.concatenate([in_bias, rec_bias])), ParamArray("uint16_t", sigmoid_table()),
-        TensorRef(inp.index), _gate_pairs(weights_in), _gate_pairs(weights_rec),
-        TensorRef(hidden.index), TensorRef(cell.index), TensorRef(out.index),
+        TensorRef(inp.index), *weights, TensorRef(hidden.index), TensorRef(cell.index), TensorRef(out.index),
     ])]
 
 
