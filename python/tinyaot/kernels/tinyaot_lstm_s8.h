@@ -129,29 +129,31 @@ static inline void tinyaot_lstm_s8_dot4(const int8_t *x, const int32_t *w, int32
 #if !TINYAOT_LONG_MULTIPLY
 /*
  * sat16(tinyaot_requantize(x, m, -r)) without a long multiply, for a multiplier m in
- * [2^30, 2^31) and a right shift r in 1..14 (the gates' usual ones: constants, the kernel
+ * [2^30, 2^31) and a right shift r in 0..14 (the gates' usual ones: constants, the kernel
  * is inlined). On the magnitude u = |x| the two roundings are one floor,
- * floor((u m + 2^30 + 2^(30+r) - neg) / 2^(31+r)) (tinyaot_requantize_folded's comment),
- * and it is monotone in u: from u = 2^(16+r) - 1 on it is >= 2^15 (m >= 2^30), which
- * saturates either sign, so u is clamped there. Then u = uh 2^16 + ul with uh < 2^r, and
- * with m = mh 2^16 + ml the sum over 2^16, floor((u m + C) / 2^16), is B 2^16 + A with
- *   B = uh mh,  A = ul mh + uh ml + floor((ul ml + 2^16 - neg) / 2^16) + 2^14 + 2^(14+r) - 1
- * (C's low 2^16 borrowed so that ul ml + 2^16 - neg neither wraps nor overflows; A < 2^32
- * for r <= 14), and the result floor((2B + floor(A / 2^15)) / 2^r): four short multiplies,
- * no call (tests/host/c/requantize_check.c compares every u of the clamped range).
+ * floor((u m + 2^30 + R - neg) / 2^(31+r)) with R = 2^(30+r) for r >= 1, else 0
+ * (tinyaot_requantize_folded's comment), and it is monotone in u: from u = 2^(16+r) on it is
+ * >= 2^15 (m >= 2^30), which saturates either sign, so u is clamped there. Then
+ * u = uh 2^16 + ul with uh <= 2^r, and with m = mh 2^16 + ml the sum over 2^16,
+ * floor((u m + 2^30 + R - neg) / 2^16), is B 2^16 + A with
+ *   B = uh mh,  A = ul mh + uh ml + floor((ul ml + 2^16 - neg) / 2^16) + 2^14 + R / 2^16 - 1
+ * (2^16 of the constant moved into the low sum, so that it neither wraps nor overflows;
+ * A < 2^32 for r <= 14), and the result floor((2B + floor(A / 2^15)) / 2^r): four short
+ * multiplies, no call (tests/host/c/requantize_check.c compares every u of the clamped range
+ * for r <= 2).
  */
 static TINYAOT_ALWAYS_INLINE int32_t tinyaot_lstm_s8_rescale_short(int32_t x, uint32_t m, int32_t r)
 {
     const uint32_t neg = (uint32_t)(x >> 31); /* all ones for a negative x */
-    const uint32_t top = (1u << (16 + r)) - 1u;
+    const uint32_t top = 1u << (16 + r);
+    const uint32_t round = (1u << 14) + (r > 0 ? 1u << (14 + r) : 0u) - 1u;
     uint32_t u = ((uint32_t)x ^ neg) - neg, uh, ul, a, mag;
     if (u > top) {
         u = top;
     }
     uh = u >> 16;
     ul = u & 0xFFFFu;
-    a = ul * (m >> 16) + uh * (m & 0xFFFFu) + ((ul * (m & 0xFFFFu) + 0x10000u + neg) >> 16) +
-        ((1u << 14) + (1u << (14 + r)) - 1u);
+    a = ul * (m >> 16) + uh * (m & 0xFFFFu) + ((ul * (m & 0xFFFFu) + 0x10000u + neg) >> 16) + round;
     mag = (((uh * (m >> 16)) << 1) + (a >> 15)) >> r;
     return tinyaot_lstm_s16_sat((int32_t)((mag ^ neg) - neg));
 }
@@ -163,7 +165,7 @@ static TINYAOT_ALWAYS_INLINE int32_t tinyaot_lstm_s8_rescale_short(int32_t x, ui
 static TINYAOT_ALWAYS_INLINE int32_t tinyaot_lstm_s8_rescale(int32_t x, int32_t multiplier, int32_t shift)
 {
 #if !TINYAOT_LONG_MULTIPLY
-    if (multiplier >= 0x40000000 && shift <= -1 && shift >= -14) {
+    if (multiplier >= 0x40000000 && shift <= 0 && shift >= -14) {
         return tinyaot_lstm_s8_rescale_short(x, (uint32_t)multiplier, -shift);
     }
     if (shift > -3) {

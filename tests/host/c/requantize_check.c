@@ -6,7 +6,7 @@
  * the zero point into the rounding on that path) at the same ones; and int8 ADD's input
  * scaling (tinyaot_add_scale_input) for every input value; and the int8 LSTM's saturating gate
  * rescale (tinyaot_lstm_s8_rescale) over every accumulator its clamp bounds, for right shifts
- * 1 and 2, and across the range for 3..14. Prints the cases compared;
+ * 0 to 2, and across the range for 3..14. Prints the cases compared;
  * exits 1 on the first difference, naming it.
  */
 #include <stdio.h>
@@ -159,18 +159,19 @@ static void check_lstm_rescale_at(int32_t x, int32_t m, int32_t r)
     }
 }
 
-/* Every x within 2^(17+r) (at most 2^30) of 0, past the short path's clamp at 2^(16+r), in steps of `step`
+/* Every x within twice the short path's clamp 2^(16+r) of 0 (1.5 times for r = 14), in steps of `step`
    (odd: every low-bit pattern comes round), then the int32 ends. */
 static void check_lstm_rescale(int32_t m, int32_t r, int32_t step)
 {
-    const int32_t reach = r < 13 ? (int32_t)1 << (17 + r) : (int32_t)1 << 30;
+    const int32_t clamp = (int32_t)1 << (16 + r);
+    const int32_t reach = clamp + (r < 14 ? clamp : clamp >> 1);
     int32_t x;
     for (x = -reach; x <= reach; x += step) {
         check_lstm_rescale_at(x, m, r);
     }
     for (x = -4096; x <= 4096; x++) {  /* around the clamp, both signs */
-        check_lstm_rescale_at((reach >> 1) + x, m, r);
-        check_lstm_rescale_at(-(reach >> 1) + x, m, r);
+        check_lstm_rescale_at(clamp + x, m, r);
+        check_lstm_rescale_at(-clamp + x, m, r);
     }
     check_lstm_rescale_at(INT32_MIN, m, r);
     check_lstm_rescale_at(INT32_MAX, m, r);
@@ -241,7 +242,7 @@ int main(int argc, char **argv)
         static const int32_t lstm_m[] = {1 << 30, INT32_MAX, 0x40000001, 0x7FFF0000, 0x4000FFFF, 1407374976,
                                          1649267456};
         for (a = 0; a < (int)(sizeof(lstm_m) / sizeof(lstm_m[0])); a++) {
-            for (shift = 1; shift <= 14; shift++) {
+            for (shift = 0; shift <= 14; shift++) {
                 check_lstm_rescale(lstm_m[a], shift, shift <= 2 ? 1 : (1 << (shift + 3)) + 1);
             }
         }
