@@ -228,7 +228,7 @@ static TINYAOT_ALWAYS_INLINE void tinyaot_lstm_s8(const struct tinyaot_lstm_int_
                     gate[3] = tinyaot_lstm_s8_gate(x[3], y[3], 0, multiplier, shift, 3);
                 }
                 out[u] = (int8_t)tinyaot_clamp_i32(
-                    p->output_offset + tinyaot_lstm_cell_update(p, multiplier, shift, sigmoid, gate, &c[u]), -128, 127);
+                    p->output_offset + tinyaot_lstm_cell_update(p, multiplier, shift, sigmoid, gate, &c[u], 1), -128, 127);
             }
             memcpy(h, out, (size_t)p->units);
         }

@@ -6,7 +6,8 @@
  * the zero point into the rounding on that path) at the same ones; and int8 ADD's input
  * scaling (tinyaot_add_scale_input) for every input value; and the int8 LSTM's saturating gate
  * rescale (tinyaot_lstm_s8_rescale) over every accumulator its clamp bounds, for right shifts
- * 0 to 2, and across the range for 3..14. Prints the cases compared;
+ * 0 to 2, and across the range for 3..14, and its cell products' (tinyaot_lstm_rescale_product).
+ * Prints the cases compared;
  * exits 1 on the first difference, naming it.
  */
 #include <stdio.h>
@@ -177,6 +178,26 @@ static void check_lstm_rescale(int32_t m, int32_t r, int32_t step)
     check_lstm_rescale_at(INT32_MAX, m, r);
 }
 
+/* The cell products' rescale, at multiplier 2^30 (its shift path) and another, every right shift. */
+static void check_lstm_product(int32_t x)
+{
+    static const int32_t m[] = {1 << 30, 1407374976};
+    int32_t r;
+    int a;
+    for (a = 0; a < 2; a++) {
+        for (r = 1; r <= 30; r++) {
+            const int32_t want = reference(x, m[a], -r);
+            const int32_t got = tinyaot_lstm_rescale_product(x, m[a], -r, 1);
+            lstm_rescales++;
+            if (got != want) {
+                printf("DIFFERS: LSTM product x=%ld multiplier=%ld shift=%ld: reference %ld, "
+                       "tinyaot_lstm_rescale_product %ld\n", (long)x, (long)m[a], (long)-r, (long)want, (long)got);
+                exit(1);
+            }
+        }
+    }
+}
+
 int main(int argc, char **argv)
 {
     static const int32_t edges[] = {0, 1, -1, 2, -2, 3, 127, -128, 255, 32767, -32768, 65535, 65536, -65536,
@@ -247,7 +268,13 @@ int main(int argc, char **argv)
             }
         }
     }
+    for (a = -(1 << 17); a <= 1 << 17; a += 3) {
+        check_lstm_product(a);
+    }
+    for (a = 0; a < n_edges; a++) {
+        check_lstm_product(edges[a]);
+    }
     printf("%lu cases, all equal; %lu through the per-tensor fold, %lu through the per-channel fold; "
-           "%lu ADD inputs; %lu LSTM gate rescales\n", compared, folded, channel_folded, add_inputs, lstm_rescales);
+           "%lu ADD inputs; %lu LSTM rescales\n", compared, folded, channel_folded, add_inputs, lstm_rescales);
     return 0;
 }
