@@ -4,7 +4,8 @@ two-step reference, on both code paths, under ASan/UBSan: every shift x edge val
 crossed, rounding ties, 2 million random cases; so are the per-tensor fold of both roundings
 and the output zero point into one 64-bit multiply-accumulate (tinyaot_tensor_requant_of)
 and the per-channel one (tinyaot_channel_requant_folds); so is int8 and int16 ADD's input
-scaling in 32-bit arithmetic (tinyaot_add_scale_input), for every input value."""
+scaling in 32-bit arithmetic (tinyaot_add_scale_input), for every input value; so is the int8
+LSTM's saturating gate rescale (tinyaot_lstm_s8_rescale) over every accumulator its clamp bounds."""
 
 import shutil
 import subprocess
@@ -34,4 +35,5 @@ def test_requantize_matches_the_two_step_reference(tmp_path, long_multiply):
     # per-channel fold at the five int8 ones; without a long multiply neither applies.
     folded, channel_folded = (4469622, 3725520) if long_multiply else (0, 0)
     assert result.stdout.strip() == (f"2825903 cases, all equal; {folded} through the per-tensor fold, "
-                                     f"{channel_folded} through the per-channel fold; 27674320 ADD inputs")
+                                     f"{channel_folded} through the per-channel fold; 27674320 ADD inputs; "
+                                     "22498370 LSTM rescales")

@@ -68,11 +68,36 @@ static inline int32_t tinyaot_lstm_at_rest(const void *hidden, int32_t bytes, ui
     return 1;
 }
 
+/*
+ * tinyaot_requantize for the cell's products. Their multipliers are mostly 2^30 (the forget
+ * product's always: 2^-15 * s_c / s_c; the others with power-of-two cell and hidden scales),
+ * and then, without a long multiply, the two roundings of |x| 2^30 are one shift:
+ * floor((|x| 2^30 + 2^30 + 2^(30+r) - neg) / 2^(31+r)) = floor((|x| + 1 + 2^r - neg) / 2^(1+r))
+ * (neg < 2^30: it only lowers a whole number). Constant multiplier and shift: one path is kept.
+ */
+static TINYAOT_ALWAYS_INLINE int32_t tinyaot_lstm_rescale_product(int32_t x, int32_t multiplier, int32_t shift,
+                                                                  int32_t by_shift)
+{
+#if !TINYAOT_LONG_MULTIPLY
+    if (by_shift && multiplier == 0x40000000 && shift <= -1 && shift >= -30) {
+        const uint32_t neg = (uint32_t)(x >> 31); /* all ones for a negative x */
+        const uint32_t mag = ((((uint32_t)x ^ neg) - neg) + (1u << -shift) + 1u + neg) >> (1 - shift);
+        return (int32_t)((mag ^ neg) - neg);
+    }
+#else
+    (void)by_shift;
+#endif
+    return tinyaot_requantize(x, multiplier, shift);
+}
+
 /* gate: the input, forget, cell and output gates' pre-activations at 2^-12 (int16
-   values); updates *c and returns the new hidden value less its zero point. */
+   values); updates *c and returns the new hidden value less its zero point. by_shift (a
+   constant): the products through tinyaot_lstm_rescale_product; the 16x8 kernel passes 0, since
+   with it GCC 12 spills in that kernel's dot loop on Armv6-M (lstm_seq28_16x8 on qemu_cortex_m0:
+   1.09 M -> 1.21 M instructions). */
 static inline int32_t tinyaot_lstm_cell_update(const struct tinyaot_lstm_int_params *p, const int32_t *multiplier,
                                                const int32_t *shift, const uint16_t *sigmoid, const int32_t *gate,
-                                               int16_t *c)
+                                               int16_t *c, int32_t by_shift)
 {
     /* At 2^-12 the sigmoid table's steps are 3 input steps. */
     const int32_t in_gate = tinyaot_sigmoid_s16_of(sigmoid, 3 * gate[0]);
@@ -81,17 +106,18 @@ static inline int32_t tinyaot_lstm_cell_update(const struct tinyaot_lstm_int_par
     const int32_t out_gate = tinyaot_sigmoid_s16_of(sigmoid, 3 * gate[3]);
     const int32_t tanh_round = p->tanh_shift > 0 ? 1 << (p->tanh_shift - 1) : 0;
     int32_t c_new = tinyaot_lstm_s16_sat(
-        tinyaot_lstm_s16_sat(tinyaot_requantize(forget * *c, multiplier[TINYAOT_LSTM_FORGET_MUL],
-                                                shift[TINYAOT_LSTM_FORGET_MUL]))
-        + tinyaot_lstm_s16_sat(tinyaot_requantize(in_gate * cell_gate, multiplier[TINYAOT_LSTM_INPUT_MUL],
-                                                  shift[TINYAOT_LSTM_INPUT_MUL])));
+        tinyaot_lstm_s16_sat(tinyaot_lstm_rescale_product(forget * *c, multiplier[TINYAOT_LSTM_FORGET_MUL],
+                                                          shift[TINYAOT_LSTM_FORGET_MUL], by_shift))
+        + tinyaot_lstm_s16_sat(tinyaot_lstm_rescale_product(in_gate * cell_gate, multiplier[TINYAOT_LSTM_INPUT_MUL],
+                                                            shift[TINYAOT_LSTM_INPUT_MUL], by_shift)));
     int32_t tanh_c;
     if (p->cell_clip >= 0) {
         c_new = tinyaot_clamp_i32(c_new, -p->cell_clip, p->cell_clip);
     }
     *c = (int16_t)c_new;
     tanh_c = tinyaot_tanh_s16_of(sigmoid, (c_new * p->tanh_multiplier + tanh_round) >> p->tanh_shift);
-    return tinyaot_requantize(tanh_c * out_gate, multiplier[TINYAOT_LSTM_HIDDEN_MUL], shift[TINYAOT_LSTM_HIDDEN_MUL]);
+    return tinyaot_lstm_rescale_product(tanh_c * out_gate, multiplier[TINYAOT_LSTM_HIDDEN_MUL],
+                                        shift[TINYAOT_LSTM_HIDDEN_MUL], by_shift);
 }
 
 #endif /* TINYAOT_LSTM_CELL_H */

@@ -98,7 +98,7 @@ static TINYAOT_ALWAYS_INLINE void tinyaot_lstm_s16(const struct tinyaot_lstm_int
                 gate[2] = tinyaot_lstm_s16_gate(x[2], y[2], biases[2 * p->units + u], at_rest, multiplier, shift, 2);
                 gate[3] = tinyaot_lstm_s16_gate(x[3], y[3], biases[3 * p->units + u], at_rest, multiplier, shift, 3);
                 out[u] = (int16_t)tinyaot_lstm_s16_sat(tinyaot_lstm_cell_update(p, multiplier, shift, sigmoid, gate,
-                                                                                &c[u]));
+                                                                                &c[u], 0));
             }
             memcpy(h, out, (size_t)p->units * sizeof(int16_t));
         }

@@ -126,16 +126,53 @@ static inline void tinyaot_lstm_s8_dot4(const int8_t *x, const int32_t *w, int32
 }
 #endif
 
-/* tinyaot_requantize; without a long multiply, its three-multiply shortcut never settles a right
-   shift of 1 and only one value in four of 2 (the gates' usual shifts): the exact path at once. */
+#if !TINYAOT_LONG_MULTIPLY
+/*
+ * sat16(tinyaot_requantize(x, m, -r)) without a long multiply, for a multiplier m in
+ * [2^30, 2^31) and a right shift r in 0..14 (the gates' usual ones: constants, the kernel
+ * is inlined). On the magnitude u = |x| the two roundings are one floor,
+ * floor((u m + 2^30 + R - neg) / 2^(31+r)) with R = 2^(30+r) for r >= 1, else 0
+ * (tinyaot_requantize_folded's comment), and it is monotone in u: from u = 2^(16+r) on it is
+ * >= 2^15 (m >= 2^30), which saturates either sign, so u is clamped there. Then
+ * u = uh 2^16 + ul with uh <= 2^r, and with m = mh 2^16 + ml the sum over 2^16,
+ * floor((u m + 2^30 + R - neg) / 2^16), is B 2^16 + A with
+ *   B = uh mh,  A = ul mh + uh ml + floor((ul ml + 2^16 - neg) / 2^16) + 2^14 + R / 2^16 - 1
+ * (2^16 of the constant moved into the low sum, so that it neither wraps nor overflows;
+ * A < 2^32 for r <= 14), and the result floor((2B + floor(A / 2^15)) / 2^r): four short
+ * multiplies, no call (tests/host/c/requantize_check.c compares every u of the clamped range
+ * for r <= 2).
+ */
+static TINYAOT_ALWAYS_INLINE int32_t tinyaot_lstm_s8_rescale_short(int32_t x, uint32_t m, int32_t r)
+{
+    const uint32_t neg = (uint32_t)(x >> 31); /* all ones for a negative x */
+    const uint32_t top = 1u << (16 + r);
+    const uint32_t round = (1u << 14) + (r > 0 ? 1u << (14 + r) : 0u) - 1u;
+    uint32_t u = ((uint32_t)x ^ neg) - neg, uh, ul, a, mag;
+    if (u > top) {
+        u = top;
+    }
+    uh = u >> 16;
+    ul = u & 0xFFFFu;
+    a = ul * (m >> 16) + uh * (m & 0xFFFFu) + ((ul * (m & 0xFFFFu) + 0x10000u + neg) >> 16) + round;
+    mag = (((uh * (m >> 16)) << 1) + (a >> 15)) >> r;
+    return tinyaot_lstm_s16_sat((int32_t)((mag ^ neg) - neg));
+}
+#endif
+
+/* sat16(tinyaot_requantize(x, multiplier, shift)); without a long multiply the short path above where it
+   applies, else the exact one (the three-multiply shortcut never settles a right shift of 1 and only one
+   value in four of 2). */
 static TINYAOT_ALWAYS_INLINE int32_t tinyaot_lstm_s8_rescale(int32_t x, int32_t multiplier, int32_t shift)
 {
 #if !TINYAOT_LONG_MULTIPLY
+    if (multiplier >= 0x40000000 && shift <= 0 && shift >= -14) {
+        return tinyaot_lstm_s8_rescale_short(x, (uint32_t)multiplier, -shift);
+    }
     if (shift > -3) {
-        return tinyaot_requantize_exact(x, multiplier, shift);
+        return tinyaot_lstm_s16_sat(tinyaot_requantize_exact(x, multiplier, shift));
     }
 #endif
-    return tinyaot_requantize(x, multiplier, shift);
+    return tinyaot_lstm_s16_sat(tinyaot_requantize(x, multiplier, shift));
 }
 
 /* A gate's pre-activation: sat16(sat16(rq(from_x)) + sat16(rq(from_h))), g's FC multipliers; the
@@ -145,12 +182,11 @@ static TINYAOT_ALWAYS_INLINE int32_t tinyaot_lstm_s8_gate(int32_t from_x, int32_
                                                           const int32_t *multiplier, const int32_t *shift, int32_t g)
 {
     const int32_t r = TINYAOT_LSTM_RECURRENT + g;
-    const int32_t x_term = tinyaot_lstm_s16_sat(tinyaot_lstm_s8_rescale(from_x, multiplier[g], shift[g]));
+    const int32_t x_term = tinyaot_lstm_s8_rescale(from_x, multiplier[g], shift[g]);
     if (at_rest) {
         return x_term;
     }
-    return tinyaot_lstm_s16_sat(x_term +
-                                tinyaot_lstm_s16_sat(tinyaot_lstm_s8_rescale(from_h, multiplier[r], shift[r])));
+    return tinyaot_lstm_s16_sat(x_term + tinyaot_lstm_s8_rescale(from_h, multiplier[r], shift[r]));
 }
 
 /* bias: [gate][unit] input FC sums (bias and input offset), then [gate][unit] recurrent (hidden offset).
@@ -192,7 +228,7 @@ static TINYAOT_ALWAYS_INLINE void tinyaot_lstm_s8(const struct tinyaot_lstm_int_
                     gate[3] = tinyaot_lstm_s8_gate(x[3], y[3], 0, multiplier, shift, 3);
                 }
                 out[u] = (int8_t)tinyaot_clamp_i32(
-                    p->output_offset + tinyaot_lstm_cell_update(p, multiplier, shift, sigmoid, gate, &c[u]), -128, 127);
+                    p->output_offset + tinyaot_lstm_cell_update(p, multiplier, shift, sigmoid, gate, &c[u], 1), -128, 127);
             }
             memcpy(h, out, (size_t)p->units);
         }

@@ -4,7 +4,10 @@
  * the multiplier crossed, then `argv[1]` random cases; where the per-tensor fold applies (long
  * multiply), it too, at several output zero points, and tinyaot_requantize_s8 (which folds
  * the zero point into the rounding on that path) at the same ones; and int8 ADD's input
- * scaling (tinyaot_add_scale_input) for every input value. Prints the cases compared;
+ * scaling (tinyaot_add_scale_input) for every input value; and the int8 LSTM's saturating gate
+ * rescale (tinyaot_lstm_s8_rescale) over every accumulator its clamp bounds, for right shifts
+ * 0 to 2, and across the range for 3..14, and its cell products' (tinyaot_lstm_rescale_product).
+ * Prints the cases compared;
  * exits 1 on the first difference, naming it.
  */
 #include <stdio.h>
@@ -12,6 +15,7 @@
 
 #include "tinyaot_add.h"
 #include "tinyaot_common.h"
+#include "tinyaot_lstm_s8.h"
 
 static uint32_t rng_state = 2463534242u;
 
@@ -31,7 +35,7 @@ static int32_t reference(int32_t x, int32_t multiplier, int32_t shift)
         tinyaot_sat_rounding_doubling_high_mul((int32_t)((uint32_t)x << left_shift), multiplier), right_shift);
 }
 
-static unsigned long compared, folded, channel_folded, add_inputs;
+static unsigned long compared, folded, channel_folded, add_inputs, lstm_rescales;
 
 /* Output zero points across the int8 range, and one past it (the fold's limit). */
 static const int32_t zero_points[] = {0, -128, 127, 128, 5, -37};
@@ -144,6 +148,56 @@ static void check_add_input(int32_t m, int32_t headroom, int32_t v_min, int32_t 
     }
 }
 
+static void check_lstm_rescale_at(int32_t x, int32_t m, int32_t r)
+{
+    const int32_t want = tinyaot_clamp_i32(reference(x, m, -r), -32768, 32767);
+    const int32_t got = tinyaot_lstm_s8_rescale(x, m, -r);
+    lstm_rescales++;
+    if (got != want) {
+        printf("DIFFERS: LSTM gate x=%ld multiplier=%ld shift=%ld: reference %ld, tinyaot_lstm_s8_rescale %ld\n",
+               (long)x, (long)m, (long)-r, (long)want, (long)got);
+        exit(1);
+    }
+}
+
+/* Every x within twice the short path's clamp 2^(16+r) of 0 (1.5 times for r = 14), in steps of `step`
+   (odd: every low-bit pattern comes round), then the int32 ends. */
+static void check_lstm_rescale(int32_t m, int32_t r, int32_t step)
+{
+    const int32_t clamp = (int32_t)1 << (16 + r);
+    const int32_t reach = clamp + (r < 14 ? clamp : clamp >> 1);
+    int32_t x;
+    for (x = -reach; x <= reach; x += step) {
+        check_lstm_rescale_at(x, m, r);
+    }
+    for (x = -4096; x <= 4096; x++) {  /* around the clamp, both signs */
+        check_lstm_rescale_at(clamp + x, m, r);
+        check_lstm_rescale_at(-clamp + x, m, r);
+    }
+    check_lstm_rescale_at(INT32_MIN, m, r);
+    check_lstm_rescale_at(INT32_MAX, m, r);
+}
+
+/* The cell products' rescale, at multiplier 2^30 (its shift path) and another, every right shift. */
+static void check_lstm_product(int32_t x)
+{
+    static const int32_t m[] = {1 << 30, 1407374976};
+    int32_t r;
+    int a;
+    for (a = 0; a < 2; a++) {
+        for (r = 1; r <= 30; r++) {
+            const int32_t want = reference(x, m[a], -r);
+            const int32_t got = tinyaot_lstm_rescale_product(x, m[a], -r, 1);
+            lstm_rescales++;
+            if (got != want) {
+                printf("DIFFERS: LSTM product x=%ld multiplier=%ld shift=%ld: reference %ld, "
+                       "tinyaot_lstm_rescale_product %ld\n", (long)x, (long)m[a], (long)-r, (long)want, (long)got);
+                exit(1);
+            }
+        }
+    }
+}
+
 int main(int argc, char **argv)
 {
     static const int32_t edges[] = {0, 1, -1, 2, -2, 3, 127, -128, 255, 32767, -32768, 65535, 65536, -65536,
@@ -204,7 +258,23 @@ int main(int argc, char **argv)
     for (i = 0; i < 4; i++) {
         check_add_input((int32_t)(next_random() >> 1), 15, -32768, 32767);
     }
+    {
+        /* The multiplier's ends, a zero and a full low half, lstm_seq28's two gate multipliers. */
+        static const int32_t lstm_m[] = {1 << 30, INT32_MAX, 0x40000001, 0x7FFF0000, 0x4000FFFF, 1407374976,
+                                         1649267456};
+        for (a = 0; a < (int)(sizeof(lstm_m) / sizeof(lstm_m[0])); a++) {
+            for (shift = 0; shift <= 14; shift++) {
+                check_lstm_rescale(lstm_m[a], shift, shift <= 2 ? 1 : (1 << (shift + 3)) + 1);
+            }
+        }
+    }
+    for (a = -(1 << 17); a <= 1 << 17; a += 3) {
+        check_lstm_product(a);
+    }
+    for (a = 0; a < n_edges; a++) {
+        check_lstm_product(edges[a]);
+    }
     printf("%lu cases, all equal; %lu through the per-tensor fold, %lu through the per-channel fold; "
-           "%lu ADD inputs\n", compared, folded, channel_folded, add_inputs);
+           "%lu ADD inputs; %lu LSTM rescales\n", compared, folded, channel_folded, add_inputs, lstm_rescales);
     return 0;
 }
