@@ -69,7 +69,7 @@ static inline void tinyaot_lstm_s8_small(const struct tinyaot_lstm_int_params *p
                     gate[g] = tinyaot_lstm_s8_gate(x[g], y[g], at_rest, multiplier, shift, g);
                 }
                 out[u] = (int8_t)tinyaot_clamp_i32(
-                    p->output_offset + tinyaot_lstm_cell_update(p, multiplier, shift, sigmoid, gate, &c[u]), -128, 127);
+                    p->output_offset + tinyaot_lstm_cell_update(p, multiplier, shift, sigmoid, gate, &c[u], 1), -128, 127);
             }
             memcpy(h, out, (size_t)p->units);
         }
