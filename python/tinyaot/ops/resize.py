@@ -60,10 +60,10 @@ def _int32_table(values):
     return ParamArray("int32_t", np.array(values, np.int32))
 
 
-def _resize_call(kernel, inp, out, height, width, fields, tables):
-    """The call of KERNEL (parameters struct KERNEL_params: the output size, then FIELDS),
+def _resize_call(kernel, params_struct, inp, out, height, width, fields, tables):
+    """The call of KERNEL: its parameters (struct PARAMS_STRUCT: the output size, then FIELDS),
     its tables, the input and the output."""
-    params = ParamStruct(f"struct {kernel}_params", {
+    params = ParamStruct(f"struct {params_struct}", {
         "batches": inp.shape[0], "output_height": height, "output_width": width, **fields})
     return [KernelCall(kernel, [params, *tables, TensorRef(inp.index), TensorRef(out.index)])]
 
@@ -75,7 +75,7 @@ def lower_resize_nearest_neighbor(ctx):
     pixel = depth * inp.itemsize
     rows = [nearest_neighbor(y, in_h, height, align, half) * in_w * pixel for y in range(height)]
     cols = [nearest_neighbor(x, in_w, width, align, half) * pixel for x in range(width)]
-    return _resize_call("tinyaot_resize_nearest", inp, out, height, width,
+    return _resize_call("tinyaot_resize_nearest", "tinyaot_resize_nearest_params", inp, out, height, width,
                         {"pixel_bytes": pixel, "input_batch_bytes": in_h * in_w * pixel},
                         [_int32_table(rows), _int32_table(cols)])
 
@@ -123,7 +123,7 @@ def _lower_resize_bilinear_f32(ctx, inp, out, height, width, align, half):
             offsets += [lower * step, upper * step]
             weights += [w0, w1]
         tables += [_int32_table(offsets), ParamArray("float", np.array(weights, np.float32))]
-    return _resize_call("tinyaot_resize_bilinear_f32", inp, out, height, width,
+    return _resize_call("tinyaot_resize_bilinear_f32", "tinyaot_resize_bilinear_params", inp, out, height, width,
                         {"depth": depth, "input_batch_size": in_h * in_w * depth}, tables)
 
 
@@ -141,7 +141,7 @@ def lower_resize_bilinear(ctx):
     for x in range(width):
         x0, x1, wx = bilinear_neighbours(x, _scale_10(in_w, width, align), half, in_w)
         cols += [x0 * depth, x1 * depth, wx]
-    return _resize_call("tinyaot_resize_bilinear_s8", inp, out, height, width,
+    return _resize_call("tinyaot_resize_bilinear_s8", "tinyaot_resize_bilinear_params", inp, out, height, width,
                         {"depth": depth, "input_batch_size": in_h * in_w * depth},
                         [_int32_table(rows), _int32_table(cols)])
 
