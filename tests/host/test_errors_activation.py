@@ -6,9 +6,9 @@ import re
 
 import pytest
 
-from tinyaot.compiler import Options, compile_model
 from tinyaot.errors import TinyAotError
 from tinyaot.modelbuilder import ModelBuilder
+from tinyaot.testing.compile import compile_bytes
 
 S8_OUT = dict(scale=1.0 / 256, zero_point=-128)
 
@@ -31,12 +31,6 @@ def case_id(value):
     if isinstance(value, bytes):
         return "model"
     return re.sub(r"\W+", "_", value.split("): ", 1)[-1])[:60].strip("_")
-
-
-def compile_bytes(tmp_path, data, name="m"):
-    path = tmp_path / f"{name}.tflite"
-    path.write_bytes(data)
-    return compile_model(path, Options(name))
 
 
 def softmax(beta=1.0, **kw):
@@ -134,7 +128,7 @@ def test_activation_errors(tmp_path, data, message):
      r"operator 0 \(QUANTIZE\): tensor 'y': output has 9 values but input has 8"),
     (one_op_model("QUANTIZE", in_dtype="int16", in_quant=dict(scale=0.01, zero_point=0),
                   out_quant=dict(scale=0.1, zero_point=300)),
-     r"m\.tflite: tensor 'y': zero point 300 is outside the int8 range \[-128, 127\]"),
+     r"bad\.tflite: tensor 'y': zero point 300 is outside the int8 range \[-128, 127\]"),
     (one_op_model("DEQUANTIZE", in_dtype="int32", out_dtype="float32", out_quant={}),
      r"operator 0 \(DEQUANTIZE\): tensor 'x': dtype int32 is not supported here \(supported: int8, uint8, int16\)"),
     (one_op_model("DEQUANTIZE", out_dtype="int16", out_quant={}),

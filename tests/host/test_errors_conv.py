@@ -14,12 +14,7 @@ from tinyaot.errors import TinyAotError
 from tinyaot.host.model import HostModel
 from tinyaot.modelbuilder import ModelBuilder, random_int8
 from tinyaot.host.oracle import compare_with_tflm, random_inputs
-
-
-def compile_bytes(tmp_path, data, name="bad"):
-    path = tmp_path / f"{name}.tflite"
-    path.write_bytes(data)
-    return compile_model(path, Options(name))
+from tinyaot.testing.compile import compile_bytes
 
 
 def conv_model(op="CONV_2D", in_shape=(1, 5, 5, 3), in_dtype="int8", w_shape=None, w_scale=0.01, w_zp=0,
@@ -262,7 +257,5 @@ def transpose_conv_model(in_shape=(1, 2, 2, 3), out_shape=(1, 4, 4, 2), shape_va
                                                       r"supported"),
 ])
 def test_transpose_conv_refused(tmp_path, kwargs, message):
-    path = tmp_path / "bad.tflite"
-    path.write_bytes(transpose_conv_model(**kwargs))
     with pytest.raises(TinyAotError, match=message):
-        compile_model(path, Options("bad"))
+        compile_bytes(tmp_path, transpose_conv_model(**kwargs))

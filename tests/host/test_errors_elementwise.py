@@ -4,17 +4,11 @@ operator, the tensor and the problem."""
 import numpy as np
 import pytest
 
-from tinyaot.compiler import Options, compile_model
 from tinyaot.errors import TinyAotError
 from tinyaot.modelbuilder import ModelBuilder
+from tinyaot.testing.compile import compile_bytes
 
 Q = dict(scale=0.1, zero_point=0)
-
-
-def compile_bytes(tmp_path, data):
-    path = tmp_path / "bad.tflite"
-    path.write_bytes(data)
-    return compile_model(path, Options("bad"))
 
 
 def binary_model(op, shape_a, shape_b, out_shape, out_scale=0.1, act=0):

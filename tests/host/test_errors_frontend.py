@@ -13,6 +13,7 @@ from tinyaot.compiler import Options, compile_model
 from tinyaot.errors import TinyAotError
 from tinyaot.frontend.tflite_reader import parse_tflite
 from tinyaot.modelbuilder import ModelBuilder, pack_int4, random_int8
+from tinyaot.testing.compile import compile_bytes
 from tinyaot.testing.models_conv import VALID, conv, depthwise
 
 
@@ -27,12 +28,6 @@ def fc_model(**overrides):
     mb.op(overrides.get("op", "FULLY_CONNECTED"), [x, w, -1], [y], "FullyConnectedOptions")
     mb.output(y)
     return mb.build()
-
-
-def compile_bytes(tmp_path, data):
-    path = tmp_path / "bad.tflite"
-    path.write_bytes(data)
-    return compile_model(path, Options("bad"))
 
 
 def test_truncated_file(tmp_path):
@@ -217,11 +212,9 @@ def test_float32_weights_that_are_not_finite(tmp_path):
     w = mb.const("w", np.array([[1, np.nan, 2, 3], [0, 0, 0, np.inf]], np.float32))
     y = mb.output(mb.tensor("y", "float32", [1, 2]))
     mb.op("FULLY_CONNECTED", [x, w, -1], [y], "FullyConnectedOptions")
-    path = tmp_path / "m.tflite"
-    path.write_bytes(mb.build())
     with pytest.raises(TinyAotError, match=r"m.tflite: tensor 'w': float32 constant holds 2 values that are NaN or "
                                            r"infinite$"):
-        compile_model(path, Options("m"))
+        compile_bytes(tmp_path, mb.build(), "m")
 
 
 def lstm_like_model(reader_of_bad="BIDIRECTIONAL_SEQUENCE_LSTM", second=None):

@@ -6,9 +6,9 @@ the operator, the tensor and the problem."""
 import numpy as np
 import pytest
 
-from tinyaot.compiler import Options, compile_model
 from tinyaot.errors import TinyAotError
 from tinyaot.modelbuilder import ModelBuilder
+from tinyaot.testing.compile import compile_bytes
 
 Q = dict(scale=0.1, zero_point=0)
 
@@ -22,9 +22,7 @@ def compile_one(tmp_path, op, in_shape, consts, out_shapes, options_type=None, o
     mb.op(op, cs + [x] if const_first else [x] + cs, ys, options_type, **options)
     for y in ys:
         mb.output(y)
-    path = tmp_path / "bad.tflite"
-    path.write_bytes(mb.build())
-    return compile_model(path, Options("bad"))
+    return compile_bytes(tmp_path, mb.build())
 
 
 CASES = [
@@ -98,11 +96,9 @@ def test_pack_inputs_of_different_shapes(tmp_path):
     y = mb.tensor("y", "int8", [2, 2, 3], **Q)
     mb.op("PACK", [a, b], [y], "PackOptions", values_count=2, axis=0)
     mb.output(y)
-    path = tmp_path / "bad.tflite"
-    path.write_bytes(mb.build())
     with pytest.raises(TinyAotError, match=r"operator 0 \(PACK\): tensor 'b': input 1 shape \[3, 2\] differs from "
                                            r"input 0's \[2, 3\]"):
-        compile_model(path, Options("bad"))
+        compile_bytes(tmp_path, mb.build())
 
 
 def test_slice_begin_computed_at_run_time(tmp_path):
@@ -111,10 +107,8 @@ def test_slice_begin_computed_at_run_time(tmp_path):
     y = mb.tensor("y", "int8", [2], **Q)
     mb.op("SLICE", [x, begin, mb.const("size", np.array([2], np.int32))], [y], "SliceOptions")
     mb.output(y)
-    path = tmp_path / "bad.tflite"
-    path.write_bytes(mb.build())
     with pytest.raises(TinyAotError, match=r"operator 0 \(SLICE\): tensor 'begin': must be a constant tensor"):
-        compile_model(path, Options("bad"))
+        compile_bytes(tmp_path, mb.build())
 
 
 def test_gather_indices_computed_at_run_time_must_be_int32(tmp_path):
@@ -123,8 +117,6 @@ def test_gather_indices_computed_at_run_time_must_be_int32(tmp_path):
     y = mb.tensor("y", "int8", [3, 2], **Q)
     mb.op("GATHER", [x, idx], [y], "GatherOptions", axis=0)
     mb.output(y)
-    path = tmp_path / "bad.tflite"
-    path.write_bytes(mb.build())
     with pytest.raises(TinyAotError, match=r"operator 0 \(GATHER\): tensor 'idx': indices computed at run time "
                                            r"must be int32 \(as TFLM's kernel\), not int64"):
-        compile_model(path, Options("bad"))
+        compile_bytes(tmp_path, mb.build())

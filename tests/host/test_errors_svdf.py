@@ -6,13 +6,13 @@ import numpy as np
 import pytest
 
 from tinyaot.codegen.emit import emit
-from tinyaot.compiler import Options, compile_model
 from tinyaot.errors import TinyAotError
 from tinyaot.host.model import HostModel
 from tinyaot.modelbuilder import ModelBuilder, random_int8
 from tinyaot.host.oracle import compare_with_tflm, random_inputs, tflm_interpreter
 from tinyaot.ops.base import ParamStruct
 from tinyaot.quant import multiply_by_quantized_multiplier, quantize_multiplier
+from tinyaot.testing.compile import compile_bytes
 from tinyaot.testing.models_svdf import rank2_batch2_model
 from tinyaot.testing.variants import variant_of
 
@@ -42,12 +42,6 @@ def svdf_model(batches=1, input_size=8, units=4, rank=1, memory=5, **over):
     mb.op("SVDF", over.get("inputs", [x, f, t, b, s]), [y], "SVDFOptions", rank=over.get("rank_option", rank))
     mb.output(y)
     return mb.build()
-
-
-def compile_bytes(tmp_path, data, name="m"):
-    path = tmp_path / f"{name}.tflite"
-    path.write_bytes(data)
-    return compile_model(path, Options(name))
 
 
 def test_valid_model_compiles(tmp_path):
@@ -83,7 +77,7 @@ def test_valid_model_compiles(tmp_path):
                                 r"state\), has 4"),
 ])
 def test_refused_with_a_clear_error(tmp_path, over, message):
-    with pytest.raises(TinyAotError, match=r"m\.tflite: operator 0 \(SVDF\): " + message):
+    with pytest.raises(TinyAotError, match=r"bad\.tflite: operator 0 \(SVDF\): " + message):
         compile_bytes(tmp_path, svdf_model(**over))
 
 
@@ -126,7 +120,7 @@ def svdf_model_f32(state_dtype="float32", activation=0):
                          r"SIGN_BIT\)"),
 ])
 def test_float32_refused_with_a_clear_error(tmp_path, over, message):
-    with pytest.raises(TinyAotError, match=r"m\.tflite: operator 0 \(SVDF\): " + message):
+    with pytest.raises(TinyAotError, match=r"bad\.tflite: operator 0 \(SVDF\): " + message):
         compile_bytes(tmp_path, svdf_model_f32(**over))
 
 

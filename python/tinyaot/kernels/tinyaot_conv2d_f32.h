@@ -14,6 +14,7 @@
 
 #include <stdint.h>
 
+#include "tinyaot_common.h"
 #include "tinyaot_f32_compare.h"
 
 struct tinyaot_conv2d_f32_params {
@@ -29,22 +30,6 @@ struct tinyaot_conv2d_f32_params {
     float act_max;
 };
 
-/* The taps [*first, *end) of one filter dimension that fall inside the input (the others
-   are padding: TFLM leaves them out), for a window starting at `origin`. */
-static void tinyaot_conv2d_f32_taps(int32_t origin, int32_t dilation, int32_t taps, int32_t size,
-                                    int32_t *first, int32_t *end)
-{
-    int32_t t = 0;
-    while (t < taps && origin + t * dilation < 0) {
-        t++;
-    }
-    *first = t;
-    while (t < taps && origin + t * dilation < size) {
-        t++;
-    }
-    *end = t;
-}
-
 static void tinyaot_conv2d_f32(const struct tinyaot_conv2d_f32_params *p, const float *input,
                                const float *filter, const float *bias, float *output)
 {
@@ -57,11 +42,11 @@ static void tinyaot_conv2d_f32(const struct tinyaot_conv2d_f32_params *p, const 
         for (oy = 0; oy < p->output_h; oy++) {
             const int32_t y0 = oy * p->stride_h - p->pad_h;
             int32_t fy_first, fy_end;
-            tinyaot_conv2d_f32_taps(y0, p->dilation_h, p->filter_h, p->input_h, &fy_first, &fy_end);
+            tinyaot_window(y0, p->dilation_h, p->filter_h, p->input_h, &fy_first, &fy_end);
             for (ox = 0; ox < p->output_w; ox++) {
                 const int32_t x0 = ox * p->stride_w - p->pad_w;
                 int32_t fx_first, fx_end;
-                tinyaot_conv2d_f32_taps(x0, p->dilation_w, p->filter_w, p->input_w, &fx_first, &fx_end);
+                tinyaot_window(x0, p->dilation_w, p->filter_w, p->input_w, &fx_first, &fx_end);
                 if (fx_first == fx_end) {
                     fx_first = fx_end = 0;  /* no column inside: no row either (and no pointer outside) */
                 }

@@ -12,22 +12,14 @@
 #ifndef TINYAOT_RESIZE_BILINEAR_F32_H
 #define TINYAOT_RESIZE_BILINEAR_F32_H
 
-#include <stdint.h>
-
-struct tinyaot_resize_bilinear_f32_params {
-    int32_t batches;
-    int32_t output_height;
-    int32_t output_width;
-    int32_t depth;
-    int32_t input_batch_size;   /* input height x width x depth */
-};
+#include "tinyaot_resize_bilinear.h"
 
 /*
  * rows: per output row, the offsets of input rows y0 and y1 (2 values);
  * row_weights: per output row, 1 - dy and dy; columns and column_weights: the
  * same for x0, x1 within a row.
  */
-static void tinyaot_resize_bilinear_f32(const struct tinyaot_resize_bilinear_f32_params *p, const int32_t *rows,
+static void tinyaot_resize_bilinear_f32(const struct tinyaot_resize_bilinear_params *p, const int32_t *rows,
                                         const float *row_weights, const int32_t *columns,
                                         const float *column_weights, const float *input, float *output)
 {

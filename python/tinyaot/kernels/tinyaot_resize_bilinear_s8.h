@@ -10,21 +10,13 @@
 #ifndef TINYAOT_RESIZE_BILINEAR_S8_H
 #define TINYAOT_RESIZE_BILINEAR_S8_H
 
-#include <stdint.h>
-
-struct tinyaot_resize_bilinear_s8_params {
-    int32_t batches;
-    int32_t output_height;
-    int32_t output_width;
-    int32_t depth;
-    int32_t input_batch_size;   /* input height x width x depth */
-};
+#include "tinyaot_resize_bilinear.h"
 
 /*
  * rows: per output row, the offsets of input rows y0 and y1 and the weight of
  * y1 in 1/1024 (3 values); columns: the same for x0, x1 within a row.
  */
-static void tinyaot_resize_bilinear_s8(const struct tinyaot_resize_bilinear_s8_params *p, const int32_t *rows,
+static void tinyaot_resize_bilinear_s8(const struct tinyaot_resize_bilinear_params *p, const int32_t *rows,
                                        const int32_t *columns, const int8_t *input, int8_t *output)
 {
     const int8_t *batch = input;

@@ -50,24 +50,34 @@ def _resize_operands(ctx, dtypes):
     return inp, out, size[0], size[1]
 
 
+def _corner_options(ctx):
+    """(align_corners, half_pixel_centers) of the operator's options."""
+    return (bool(ctx.op.options.get("align_corners", False)),
+            bool(ctx.op.options.get("half_pixel_centers", False)))
+
+
+def _int32_table(values):
+    return ParamArray("int32_t", np.array(values, np.int32))
+
+
+def _resize_call(kernel, params_struct, inp, out, height, width, fields, tables):
+    """The call of KERNEL: its parameters (struct PARAMS_STRUCT: the output size, then FIELDS),
+    its tables, the input and the output."""
+    params = ParamStruct(f"struct {params_struct}", {
+        "batches": inp.shape[0], "output_height": height, "output_width": width, **fields})
+    return [KernelCall(kernel, [params, *tables, TensorRef(inp.index), TensorRef(out.index)])]
+
+
 def lower_resize_nearest_neighbor(ctx):
     inp, out, height, width = _resize_operands(ctx, ("int8", "int16", "float32"))
-    align = bool(ctx.op.options.get("align_corners", False))
-    half = bool(ctx.op.options.get("half_pixel_centers", False))
+    align, half = _corner_options(ctx)
     _, in_h, in_w, depth = inp.shape
     pixel = depth * inp.itemsize
     rows = [nearest_neighbor(y, in_h, height, align, half) * in_w * pixel for y in range(height)]
     cols = [nearest_neighbor(x, in_w, width, align, half) * pixel for x in range(width)]
-    params = ParamStruct("struct tinyaot_resize_nearest_params", {
-        "batches": inp.shape[0],
-        "output_height": height,
-        "output_width": width,
-        "pixel_bytes": pixel,
-        "input_batch_bytes": in_h * in_w * pixel,
-    })
-    return [KernelCall("tinyaot_resize_nearest", [
-        params, ParamArray("int32_t", np.array(rows, np.int32)), ParamArray("int32_t", np.array(cols, np.int32)),
-        TensorRef(inp.index), TensorRef(out.index)])]
+    return _resize_call("tinyaot_resize_nearest", "tinyaot_resize_nearest_params", inp, out, height, width,
+                        {"pixel_bytes": pixel, "input_batch_bytes": in_h * in_w * pixel},
+                        [_int32_table(rows), _int32_table(cols)])
 
 
 def _scale_10(input_size, output_size, align_corners):
@@ -112,18 +122,14 @@ def _lower_resize_bilinear_f32(ctx, inp, out, height, width, align, half):
             lower, upper, w0, w1 = bilinear_neighbours_f32(i, in_size, size, align, half)
             offsets += [lower * step, upper * step]
             weights += [w0, w1]
-        tables += [ParamArray("int32_t", np.array(offsets, np.int32)),
-                   ParamArray("float", np.array(weights, np.float32))]
-    params = ParamStruct("struct tinyaot_resize_bilinear_f32_params", {
-        "batches": inp.shape[0], "output_height": height, "output_width": width, "depth": depth,
-        "input_batch_size": in_h * in_w * depth})
-    return [KernelCall("tinyaot_resize_bilinear_f32", [params, *tables, TensorRef(inp.index), TensorRef(out.index)])]
+        tables += [_int32_table(offsets), ParamArray("float", np.array(weights, np.float32))]
+    return _resize_call("tinyaot_resize_bilinear_f32", "tinyaot_resize_bilinear_params", inp, out, height, width,
+                        {"depth": depth, "input_batch_size": in_h * in_w * depth}, tables)
 
 
 def lower_resize_bilinear(ctx):
     inp, out, height, width = _resize_operands(ctx, ("int8", "float32"))
-    align = bool(ctx.op.options.get("align_corners", False))
-    half = bool(ctx.op.options.get("half_pixel_centers", False))
+    align, half = _corner_options(ctx)
     ctx.expect(not (align and half), "half_pixel_centers and align_corners are both set (TFLM refuses it)")
     if inp.dtype == "float32":
         return _lower_resize_bilinear_f32(ctx, inp, out, height, width, align, half)
@@ -135,16 +141,9 @@ def lower_resize_bilinear(ctx):
     for x in range(width):
         x0, x1, wx = bilinear_neighbours(x, _scale_10(in_w, width, align), half, in_w)
         cols += [x0 * depth, x1 * depth, wx]
-    params = ParamStruct("struct tinyaot_resize_bilinear_s8_params", {
-        "batches": inp.shape[0],
-        "output_height": height,
-        "output_width": width,
-        "depth": depth,
-        "input_batch_size": in_h * in_w * depth,
-    })
-    return [KernelCall("tinyaot_resize_bilinear_s8", [
-        params, ParamArray("int32_t", np.array(rows, np.int32)), ParamArray("int32_t", np.array(cols, np.int32)),
-        TensorRef(inp.index), TensorRef(out.index)])]
+    return _resize_call("tinyaot_resize_bilinear_s8", "tinyaot_resize_bilinear_params", inp, out, height, width,
+                        {"depth": depth, "input_batch_size": in_h * in_w * depth},
+                        [_int32_table(rows), _int32_table(cols)])
 
 
 OPS = {"RESIZE_NEAREST_NEIGHBOR": lower_resize_nearest_neighbor, "RESIZE_BILINEAR": lower_resize_bilinear}
