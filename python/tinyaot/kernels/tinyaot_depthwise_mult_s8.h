@@ -126,10 +126,13 @@ static TINYAOT_ALWAYS_INLINE void tinyaot_depthwise_mult_chunk(const struct tiny
 }
 
 /*
- * A whole window of adjacent taps of more than one row is copied into one run of
- * up to this many bytes (on the stack) once per pixel: every chunk then walks one
- * row, not `rows` of them (each row's set-up, with the window loop's registers all
- * taken, cost about as much as four taps: cnn_kws_small's 10x4 on a Cortex-M3).
+ * A whole window of adjacent taps of more than one row, read by more than one chunk
+ * (a multiplier above 8), is copied into one run of up to this many bytes (on the
+ * stack) once per pixel: every chunk then walks one row, not `rows` of them (each
+ * row's set-up, with the window loop's registers all taken, cost about as much as
+ * four taps: cnn_kws_small's 10x4, multiplier 28, on a Cortex-M3). For one chunk the
+ * copy costs about what it saves (micro_speech's 10x8, multiplier 8: on a Cortex-M0
+ * 1.90 M instructions in place, 1.92 M gathered).
  */
 #define TINYAOT_DW_MULT_GATHER_MAX 96
 
@@ -153,7 +156,7 @@ static void tinyaot_depthwise_mult_s8(const struct tinyaot_depthwise_conv2d_para
     const int adjacent = q.input_ch == 1 && q.dilation_w == 1;
     const struct tinyaot_channel_requant r = tinyaot_channel_requant_of(multiplier, shift, q.per_channel,
                                                                         q.output_offset, q.act_min, q.act_max);
-    const int gather = adjacent && q.filter_h > 1 && taps <= TINYAOT_DW_MULT_GATHER_MAX;
+    const int gather = adjacent && q.filter_h > 1 && mult > 8 && taps <= TINYAOT_DW_MULT_GATHER_MAX;
     int8_t gathered[TINYAOT_DW_MULT_GATHER_MAX];
     int32_t b, oy, ox, ic, j;
 
