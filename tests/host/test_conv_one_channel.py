@@ -21,7 +21,7 @@ CASES = {
     3: ([1, 7, 6, 1], (3, 2), {"padding": VALID, "stride": (2, 2), "per_channel": False}, -128),
     5: ([2, 5, 7, 1], (2, 3), {"dilation": (2, 2), "act": RELU6}, 127),
     8: ([1, 9, 6, 1], (4, 3), {"stride": (2, 2), "act": RELU, "bias": False}, -3),
-    13: ([1, 8, 8, 1], (3, 3), {"padding": VALID, "dilation": (1, 2), "per_channel": False, "act": RELU}, 17),
+    13: ([1, 8, 8, 1], (3, 3), {"padding": VALID, "dilation": (2, 1), "per_channel": False, "act": RELU}, 17),  # gathered
     64: ([1, 13, 10, 1], (10, 4), {"stride": (2, 2), "act": RELU}, -100),   # DS-CNN's first layer, shorter
 }
 

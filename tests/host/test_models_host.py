@@ -125,19 +125,23 @@ def test_16x8_layers_with_cmsis_nn_match_tflm(name, op_type, on_cmsis_nn, own_mo
 
 
 # The other 16x8 operators TFLM's CMSIS-NN glue sends to CMSIS-NN, in one model (cmsis_nn_s16_kinds_16x8):
-# each on its s16 kernel, bit-exact with TFLM, the average pool's scratch planned (DSP cores only).
-CMSIS_NN_S16_KERNELS = {"DEPTHWISE_CONV_2D": "tinyaot_cmsis_depthwise_conv_s16", "ADD": "tinyaot_cmsis_add_s16",
-                        "MUL": "tinyaot_cmsis_mul_s16", "AVERAGE_POOL_2D": "tinyaot_cmsis_pool_s16",
-                        "MAX_POOL_2D": "tinyaot_cmsis_pool_s16", "SOFTMAX": "tinyaot_cmsis_softmax_s16"}
+# each on its s16 kernel, bit-exact with TFLM, the average pool's scratch planned (DSP cores only). On
+# the M3 the depthwise layers keep tinyaot's kernel, the faster there (cmsis_nn_s16.DEPTHWISE_ON_SCALAR;
+# arm_depthwise_conv_s16 runs bit-exact on a DSP core's path in test_cmsis_nn_overlap.py).
+CMSIS_NN_S16_KERNELS = {"ADD": "tinyaot_cmsis_add_s16", "MUL": "tinyaot_cmsis_mul_s16",
+                        "AVERAGE_POOL_2D": "tinyaot_cmsis_pool_s16", "MAX_POOL_2D": "tinyaot_cmsis_pool_s16",
+                        "SOFTMAX": "tinyaot_cmsis_softmax_s16"}
 
 
 def test_16x8_kinds_on_cmsis_nn_s16_kernels_match_tflm(own_model, tmp_path, cmsis_nn):
     check_against_tflm(own_model("cmsis_nn_s16_kinds_16x8"), "m", tmp_path, calls=3, kernels="cmsis-nn")
     report = json.loads((tmp_path / "m.json").read_text())
     kernels = sorted((op["type"], op["backend"], op["kernels"][0]) for op in report["operators"])
-    assert kernels == sorted((t, "cmsis-nn", CMSIS_NN_S16_KERNELS[t]) for t in
-                             ["DEPTHWISE_CONV_2D", "DEPTHWISE_CONV_2D", "AVERAGE_POOL_2D", "MAX_POOL_2D", "ADD", "MUL",
-                              "SOFTMAX", "SOFTMAX"])
+    portable_depthwise = ("DEPTHWISE_CONV_2D", "portable", "tinyaot_depthwise_conv2d_s16")
+    assert kernels == sorted([portable_depthwise] * 2 + [(t, "cmsis-nn", CMSIS_NN_S16_KERNELS[t]) for t in
+                             ["AVERAGE_POOL_2D", "MAX_POOL_2D", "ADD", "MUL", "SOFTMAX", "SOFTMAX"]])
+    assert all(op["backend_reason"].startswith("tinyaot_depthwise_conv2d_s16 is faster than arm_depthwise_conv_s16")
+               for op in report["operators"] if op["type"] == "DEPTHWISE_CONV_2D")
 
 
 def test_16x8_add_with_zero_points_stays_portable_on_cmsis_nn(own_model, tmp_path, cmsis_nn):
@@ -158,7 +162,10 @@ def test_published_model_with_cmsis_nn_matches_tflm(name, tmp_path, cmsis_nn):
     # (A convolution fused into its FULLY_CONNECTED runs in that one's step: no kernels of its own.)
     for op in report["operators"]:
         if op["type"] in ("CONV_2D", "DEPTHWISE_CONV_2D", "FULLY_CONNECTED") and op["kernels"]:
-            if op["backend"] == "portable":
+            if op["backend"] == "portable" and "+" in op["kernels"][0]:  # a fusion: its first layer's reason
+                why = PORTABLE_ON_SCALAR[op["kernels"][0].split("+")[0]]
+                assert op["backend_reason"].endswith(f"(on portable kernels: {why})"), op
+            elif op["backend"] == "portable":
                 assert op["backend_reason"] == PORTABLE_ON_SCALAR[op["kernels"][0]], op
             else:
                 assert op["backend"] == "cmsis-nn" and op["kernels"][0].startswith("tinyaot_cmsis_"), op

@@ -43,6 +43,8 @@ PORTABLE_ON_DSP = {
 # On cores without the DSP extension (CMSIS-NN's plain C), CONV_2D's portable kernels faster than
 # CMSIS-NN's (`tinyaot profile`: ds_cnn_kws and cnn_kws_small on qemu_cortex_m3, conv_1x1_depths and
 # a 10x4 convolution of one input channel on qemu_cortex_m0); the 1x1 one with --cmsis-nn-1x1 auto.
+# A DEPTHWISE_CONV_2D of one input channel keeps tinyaot_depthwise_mult_s8 as well (micro_speech);
+# with more input channels arm_depthwise_conv_s8 stays (not measured against it).
 PORTABLE_ON_SCALAR = {
     "tinyaot_conv2d_1x1_s8": "tinyaot_conv2d_1x1_s8 is faster than CMSIS-NN's plain C on a core without DSP "
                              "(instructions a multiply-accumulate: ds_cnn_kws's 64 -> 64 on a Cortex-M3 2.44, "
@@ -51,7 +53,9 @@ PORTABLE_ON_SCALAR = {
     "tinyaot_depthwise_mult_s8": "tinyaot_depthwise_mult_s8 (one input channel) is faster than CMSIS-NN's plain C "
                                  "on a core without DSP (instructions a multiply-accumulate, 10x4 filters: "
                                  "cnn_kws_small's 28 on a Cortex-M3 4.03, arm_convolve_s8 5.25; on a Cortex-M0 "
-                                 "7.77 against 10.51)",
+                                 "7.77 against 10.51); a DEPTHWISE_CONV_2D of one input channel too (micro_speech's "
+                                 "10x8, multiplier 8, in bands with its FULLY_CONNECTED: 3.19 instructions a "
+                                 "multiply-accumulate on a Cortex-M3, arm_depthwise_conv_s8 4.47)",
 }
 
 # On cores without DSP, where arm_convolve_s8's im2col scratch would raise the arena's peak
@@ -100,6 +104,8 @@ def lower(ctx, portable_calls, cpu, pointwise_im2col=False, pointwise_auto=False
     if CPU_ARCH[cpu] == "scalar" and ctx.op.type == "CONV_2D":
         kept = {**kept, **{k: why for k, why in PORTABLE_ON_SCALAR.items()
                            if pointwise_auto or k != "tinyaot_conv2d_1x1_s8"}}
+    if CPU_ARCH[cpu] == "scalar" and ctx.op.type == "DEPTHWISE_CONV_2D" and ctx.input(0).shape[3] == 1:
+        kept = {**kept, "tinyaot_depthwise_mult_s8": PORTABLE_ON_SCALAR["tinyaot_depthwise_mult_s8"]}
     reasons = [kept[c.kernel] for c in portable_calls if c.kernel in kept]
     if reasons and CPU_ARCH[cpu] == "mve":
         # On Helium arm_elementwise_add_s8's MVE path is the faster (13.8 instructions a value on

@@ -3,8 +3,9 @@ on arm_convolve_s16, which TFLM's CMSIS-NN glue reaches through
 arm_convolve_wrapper_s16 (v7's wrapper calls it for every shape),
 FULLY_CONNECTED on arm_fully_connected_s16 (per-tensor weights, an int64 bias
 or none: what TFLM's glue accepts; no scratch), DEPTHWISE_CONV_2D on
-arm_depthwise_conv_s16 (TFLM's glue calls it directly, not the wrapper: no
-scratch, an int64 sum) and SOFTMAX on arm_softmax_s16 with TFLM's two tables.
+arm_depthwise_conv_s16 on DSP cores (TFLM's glue calls it directly, not the
+wrapper: no scratch, an int64 sum; without DSP tinyaot's kernel is the faster,
+DEPTHWISE_ON_SCALAR) and SOFTMAX on arm_softmax_s16 with TFLM's two tables.
 ADD, MUL and pooling (arm_elementwise_add_s16, _mul_s16, arm_avgpool_s16,
 arm_max_pool_s16) share the int8 lowerings of cmsis_nn.py;
 elementwise_unsupported() says where they cannot.
@@ -28,6 +29,12 @@ OPERATORS = ("CONV_2D", "FULLY_CONNECTED", "DEPTHWISE_CONV_2D", "SOFTMAX")
 # The 16x8 operators cmsis_nn.py lowers as their int8 forms, on the _s16 kernels.
 SHARED_WITH_INT8 = ("ADD", "MUL", "AVERAGE_POOL_2D", "MAX_POOL_2D")
 ON_MVE = "16x8 on Helium: CMSIS-NN's MVE kernels are not checked against TFLM here"
+# On cores without DSP arm_depthwise_conv_s16 (its 64-bit sum and window bounds at every tap) is
+# several times slower than tinyaot's kernel: `tinyaot profile` on qemu_cortex_m3, instructions a
+# multiply-accumulate. DSP cores keep CMSIS-NN's (the host tests' path to it).
+DEPTHWISE_ON_SCALAR = ("tinyaot_depthwise_conv2d_s16 is faster than arm_depthwise_conv_s16 on a core without DSP "
+                       "(instructions a multiply-accumulate on a Cortex-M3: ds_cnn_kws_16x8's 3x3 over 64 channels "
+                       "9.4 against 35.4, cmsis_nn_s16_kinds_16x8's two 11.1 and 12.4 against 35.3 and 42.3)")
 
 
 def lower(ctx, arch, portable_calls):
@@ -41,6 +48,8 @@ def lower(ctx, arch, portable_calls):
     if conv_too_wide(ctx):
         return portable_calls, conv_too_wide(ctx)
     if ctx.op.type == "DEPTHWISE_CONV_2D":
+        if arch == "scalar":
+            return portable_calls, DEPTHWISE_ON_SCALAR
         return _lower_depthwise(ctx, portable_calls)
     (portable,) = portable_calls
     f = portable.args[0].fields

@@ -126,6 +126,17 @@ static TINYAOT_ALWAYS_INLINE void tinyaot_depthwise_mult_chunk(const struct tiny
 }
 
 /*
+ * A whole window of adjacent taps of more than one row, read by more than one chunk
+ * (a multiplier above 8), is copied into one run of up to this many bytes (on the
+ * stack) once per pixel: every chunk then walks one row, not `rows` of them (each
+ * row's set-up, with the window loop's registers all taken, cost about as much as
+ * four taps: cnn_kws_small's 10x4, multiplier 28, on a Cortex-M3). For one chunk the
+ * copy costs about what it saves (micro_speech's 10x8, multiplier 8: on a Cortex-M0
+ * 1.90 M instructions in place, 1.92 M gathered).
+ */
+#define TINYAOT_DW_MULT_GATHER_MAX 96
+
+/*
  * filter: see above. bias: [2][output_ch], first with the input offset folded
  * in (bias + input_offset * sum(w), for whole windows of adjacent taps), then
  * as the model has it (zeros for none).
@@ -145,6 +156,8 @@ static void tinyaot_depthwise_mult_s8(const struct tinyaot_depthwise_conv2d_para
     const int adjacent = q.input_ch == 1 && q.dilation_w == 1;
     const struct tinyaot_channel_requant r = tinyaot_channel_requant_of(multiplier, shift, q.per_channel,
                                                                         q.output_offset, q.act_min, q.act_max);
+    const int gather = adjacent && q.filter_h > 1 && mult > 8 && taps <= TINYAOT_DW_MULT_GATHER_MAX;
+    int8_t gathered[TINYAOT_DW_MULT_GATHER_MAX];
     int32_t b, oy, ox, ic, j;
 
     for (b = 0; b < q.batches; b++) {
@@ -157,13 +170,26 @@ static void tinyaot_depthwise_mult_s8(const struct tinyaot_depthwise_conv2d_para
                 int32_t fx_first, fx_end;
                 const int32_t in_x = tinyaot_window(ox * q.stride_w - q.pad_w, q.dilation_w, q.filter_w, q.input_w,
                                                     &fx_first, &fx_end);
-                const int32_t rows = fy_end - fy_first, cols = fx_end - fx_first;
+                int32_t rows = fy_end - fy_first, cols = fx_end - fx_first;
                 const int full = adjacent && rows == q.filter_h && cols == q.filter_w;
                 const int32_t *b_table = full ? bias : bias + output_ch;
                 const int32_t first_tap = fy_first * q.filter_w + fx_first;
                 const int8_t *window = in_image + (in_y * q.input_w + in_x) * q.input_ch;
                 const uint8_t *w = filter;
                 int32_t oc = 0;
+                if (full && gather) {
+                    const int8_t *row = window;
+                    int8_t *to = gathered;
+                    int32_t fy, fx;
+                    for (fy = 0; fy < rows; fy++, row += q.dilation_h * q.input_w) {
+                        for (fx = 0; fx < cols; fx++) {
+                            *to++ = row[fx];
+                        }
+                    }
+                    window = gathered;
+                    cols = taps;
+                    rows = 1;
+                }
                 /* Per input channel its chunks: of 8 while 8 are left, then the remainder's bits. */
                 for (ic = 0; ic < q.input_ch; ic++) {
                     for (j = mult; j >= 8; j -= 8) {
