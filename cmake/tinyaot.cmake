@@ -28,7 +28,8 @@
 # the DSP extension (Cortex-M4, M7, M33, M35P, M55; not +nodsp) found there gets the
 # kernels for its SIMD instructions, and the M55 its Helium (MVE) kernels unless it
 # is built without them (+nomve, or soft-float: -mfloat-abi=soft, Zephyr without
-# CONFIG_FPU; then --cpu cortex-m55+nomve); CPU overrides it.
+# CONFIG_FPU; then --cpu cortex-m55+nomve), and an Armv6-M core (Cortex-M0, M0+, M1:
+# no long multiply) the weight layouts that pay off without it; CPU overrides it.
 #
 # WEIGHTS blob generates C without weight data and <out>/<id>.weights.bin (the
 # target property TINYAOT_WEIGHTS_BLOBS lists the blobs); the program hands it to
@@ -186,8 +187,8 @@ function(tinyaot_add_model target)
     _tinyaot_link_cmsis_nn(${target})
     list(APPEND gen_args --kernels cmsis-nn --cpu "${ARG_CPU}")
   else()
-    _tinyaot_dsp_cpu(${target} ARG_CPU)
-    if(ARG_CPU)  # the portable kernels' SIMD paths for the DSP extension
+    _tinyaot_portable_cpu(${target} ARG_CPU)
+    if(ARG_CPU)  # the portable kernels' SIMD paths for the DSP extension, Armv6-M's weight layouts
       list(APPEND gen_args --cpu "${ARG_CPU}")
     endif()
   endif()
@@ -345,15 +346,16 @@ function(_tinyaot_core mcpu out_var)
   set(${out_var} "${cpu}" PARENT_SCOPE)
 endfunction()
 
-# For the portable kernels: the core when it has the DSP extension (unless CPU was given),
+# For the portable kernels: the core when their code depends on it (unless CPU was given): with
+# the DSP extension (SIMD paths), or Armv6-M (no long multiply: the LSTM keeps its int8 weights);
 # else "" (the generator's default, kernels without SIMD instructions).
-function(_tinyaot_dsp_cpu target out_var)
+function(_tinyaot_portable_cpu target out_var)
   if(${out_var})
     return()
   endif()
   _tinyaot_mcpu(${target} mcpu)
   _tinyaot_core("${mcpu}" cpu)
-  if(cpu MATCHES "^cortex-m(4|7|33|35p|55)$" OR cpu STREQUAL "cortex-m55+nomve")
+  if(cpu MATCHES "^cortex-m(0|0plus|1|4|7|33|35p|55)$" OR cpu STREQUAL "cortex-m55+nomve")
     set(${out_var} "${cpu}" PARENT_SCOPE)
   endif()
 endfunction()

@@ -131,7 +131,7 @@ def _add_codegen_args(p, name_required=True, several=False):
                         "(auto, default), or on arm_convolve_s8 wherever CMSIS-NN takes them (im2col)")
     p.add_argument("--cmsis-nn-lstm", default="auto", choices=["auto", "step"],
                    help="with --kernels cmsis-nn: integer LSTMs on tinyaot's LSTM kernels on cores without DSP "
-                        "where they are faster than CMSIS-NN's plain C (16x8; int8 but on Armv6-M) (auto, default), "
+                        "where they are faster than CMSIS-NN's plain C (int8 and 16x8) (auto, default), "
                         "or on CMSIS-NN's LSTM step wherever it is exact (step)")
 
 

@@ -7,7 +7,7 @@ from collections import Counter
 from typing import NamedTuple
 
 from tinyaot.backends import KERNEL_BACKENDS, OPTIMIZE, cmsis_nn
-from tinyaot.cores import CPU_ARCH
+from tinyaot.cores import CPU_ARCH, NO_LONG_MULTIPLY
 from tinyaot.errors import InvalidTensorError, TinyAotError, UnsupportedError
 from tinyaot.frontend.tflite_reader import read_tflite
 from tinyaot.ops import LOWERINGS, VIEW_OPS
@@ -161,12 +161,11 @@ def _smaller_plan(graph, views, options, fusions):
 
 def _arena_candidates(graph, options):
     """CONV_2D operators cmsis_nn.arena_candidate names that CMSIS-NN would run with a scratch buffer."""
-    arch = CPU_ARCH[options.cpu]
     found = []
     for op in graph.operators:
         if op.type != "CONV_2D":
             continue
-        ctx = LowerContext(graph, op, optimize=options.optimize, arch=arch)
+        ctx = _context(graph, op, options)
         portable = LOWERINGS["CONV_2D"](ctx)
         if not cmsis_nn.arena_candidate(ctx, portable, options.cpu):
             continue
@@ -307,10 +306,15 @@ def gap_summary(source, op_count, gaps):
                         file=source)
 
 
+def _context(graph, op, options):
+    """op's LowerContext for the core options.cpu names."""
+    return LowerContext(graph, op, optimize=options.optimize, arch=CPU_ARCH[options.cpu],
+                        long_multiply=options.cpu not in NO_LONG_MULTIPLY)
+
+
 def lower_operator(graph, views, op, options, fusions):
     """(kernel calls, (backend, reason it is not options.kernels or None))."""
-    arch = CPU_ARCH[options.cpu]
-    ctx = LowerContext(graph, op, optimize=options.optimize, arch=arch)
+    ctx = _context(graph, op, options)
     if op.index in views.view_ops and op.type in VIEW_OPS:
         return [], ("view", None)
     if op.type in VIEW_OPS:
@@ -333,7 +337,7 @@ def lower_operator(graph, views, op, options, fusions):
         if op.index in fusions:
             f = fusions[op.index]
             producer = graph.operators[f.producer]
-            conv_calls, backend = _backend_calls(LowerContext(graph, producer, optimize=options.optimize, arch=arch),
+            conv_calls, backend = _backend_calls(_context(graph, producer, options),
                                                  LOWERINGS[producer.type], options)
             return lower_band_fc(graph, f, conv_calls, calls), (
                 backend[0], f"fused: computes operator {f.producer} ({producer.type}) in bands of "
@@ -348,8 +352,7 @@ def lower_operator(graph, views, op, options, fusions):
 
 def _residual_calls(graph, f, ctx, calls, options):
     """(calls, backend) of a fused residual block's step (passes/fusion.py ResidualFusion)."""
-    arch = CPU_ARCH[options.cpu]
-    lowered = [_backend_calls(LowerContext(graph, graph.operators[k], optimize=options.optimize, arch=arch),
+    lowered = [_backend_calls(_context(graph, graph.operators[k], options),
                               LOWERINGS["CONV_2D"], options, in_residual_bands=True)
                for k in f.producers]
     add_calls, add_backend = _backend_calls(ctx, lambda _: calls, options)
@@ -370,7 +373,7 @@ def _chain_calls(graph, f, ctx, calls, options):
     """(calls, backend) of a fused chain's step (passes/fusion.py ChainFusion)."""
     producer = graph.operators[f.producer]
     conv_calls, conv_backend = _backend_calls(
-        LowerContext(graph, producer, optimize=options.optimize, arch=CPU_ARCH[options.cpu]),
+        _context(graph, producer, options),
         LOWERINGS[producer.type], options)
     b_calls, b_backend = _backend_calls(ctx, lambda _: calls, options)
     why = "; ".join(f"operator {k}: {reason}" for k, (_, reason) in ((f.producer, conv_backend),

@@ -241,10 +241,10 @@ def test_lstm_falls_back_with_reason(change, reason, tmp_path):
 
 @pytest.mark.parametrize("cpu,form,backend,reason", [
     ("cortex-m3", "int8", "portable", LSTM_ON_SCALAR["tinyaot_lstm_s8"]),
-    ("cortex-m0", "int8", "cmsis-nn", None),  # no 64-bit multiply: CMSIS-NN's step is the faster
+    ("cortex-m0", "int8", "portable", LSTM_ON_SCALAR["tinyaot_lstm_s8_small"]),  # no long multiply: int8 weights
     ("cortex-m4", "int8", "cmsis-nn", None),
     ("cortex-m0", "16x8", "portable", LSTM_ON_SCALAR["tinyaot_lstm_s16"]),
-    ("cortex-m0", "int8 size", "portable", LSTM_ON_SCALAR["tinyaot_lstm_s8_small"]),
+    ("cortex-m3", "int8 size", "portable", LSTM_ON_SCALAR["tinyaot_lstm_s8_small"]),
 ])
 def test_lstm_auto_keeps_tinyaot_kernel_where_faster(cpu, form, backend, reason, tmp_path):
     """--cmsis-nn-lstm auto (the default): tinyaot's LSTM kernel where it is the faster (the reason

@@ -194,16 +194,18 @@ def test_arena_group_and_weights_blob(project):
 def test_cpu_follows_the_targets_core_and_float_abi(tmp_path):
     """The --cpu tinyaot_add_model passes with the portable kernels, from each target's
     -mcpu and float ABI or Zephyr's GCC_M_CPU and CONFIG_FPU: GCC turns Helium (MVE) on
-    only with a floating-point ABI, so a soft-float M55 gets cortex-m55+nomve (DSP kernels)."""
+    only with a floating-point ABI, so a soft-float M55 gets cortex-m55+nomve (DSP kernels); an
+    Armv6-M core is named too (its LSTM weight layout), other cores without DSP are not."""
     cases = {  # name -> (compile options, Zephyr's GCC_M_CPU, CONFIG_FPU)
         "m55_hard": (("-mcpu=cortex-m55", "-mfloat-abi=hard"), "", ""),
         "m55_soft": (("-mcpu=cortex-m55", "-mfloat-abi=soft"), "", ""),
         "m55_nomve": (("-mcpu=cortex-m55+nomve", "-mfloat-abi=hard"), "", ""),
         "m33_nodsp": (("-mcpu=cortex-m33+nodsp",), "", ""),
+        "m0": (("-mcpu=cortex-m0",), "", ""), "m3": (("-mcpu=cortex-m3",), "", ""),
         "zephyr_m55": ((), "cortex-m55", ""), "zephyr_m55_fpu": ((), "cortex-m55", "y"),
     }
     expected = {"m55_hard": "cortex-m55", "m55_soft": "cortex-m55+nomve", "m55_nomve": "cortex-m55+nomve",
-                "m33_nodsp": None, "zephyr_m55": "cortex-m55+nomve", "zephyr_m55_fpu": "cortex-m55"}
+                "m33_nodsp": None, "m0": "cortex-m0", "m3": None, "zephyr_m55": "cortex-m55+nomve", "zephyr_m55_fpu": "cortex-m55"}
     model = own_models()["fc_relu_per_tensor"]
     lines = ["cmake_minimum_required(VERSION 3.20)", "project(cpus C)",
              f'include("{REPO}/cmake/tinyaot.cmake")']

@@ -110,11 +110,13 @@ LSTM_MODELS = [n for n in catalog.names() if n.startswith("lstm_")]
 # A float32 LSTM's outputs on the boards against TFLM's on the host, whose expf and tanhf
 # (glibc's) are not newlib's: measured at most 2.4e-7 (two ulps of 1) on the catalog's four.
 LSTM_F32_BOUND = 2.0 ** -21
-# In the default lane (CI budget): the int8 LSTM on the M3's portable kernel and the 100-unit
-# one on CMSIS-NN's LSTM step on the M0; every pair below with TINYAOT_TARGET_ALL_BOARDS=1. The
-# cmsis-nn runs take CMSIS-NN's step (--cmsis-nn-lstm step): on these cores without DSP the
-# default keeps tinyaot's faster kernel, which the portable runs cover.
-LSTM_DEFAULT = {("lstm_seq28", "qemu_cortex_m3", "portable"), ("lstm_seq28_units100", "qemu_cortex_m0", "cmsis-nn")}
+# In the default lane (CI budget): the int8 LSTM on the portable kernels of the M3 (gate pairs) and
+# of the M0 (int8 weights, the Armv6-M assembly dot loop), and the 100-unit one on CMSIS-NN's LSTM
+# step on the M0; every pair below with TINYAOT_TARGET_ALL_BOARDS=1. The cmsis-nn runs take
+# CMSIS-NN's step (--cmsis-nn-lstm step): on these cores without DSP the default keeps tinyaot's
+# faster kernel, which the portable runs cover.
+LSTM_DEFAULT = {("lstm_seq28", "qemu_cortex_m3", "portable"), ("lstm_seq28", "qemu_cortex_m0", "portable"),
+                ("lstm_seq28_units100", "qemu_cortex_m0", "cmsis-nn")}
 
 
 @pytest.mark.parametrize("kernels", ["portable", "cmsis-nn"])
@@ -135,8 +137,11 @@ def test_lstm_keeps_state_then_resets(name, board, kernels, target, tmp_path, re
     fw = fitting_firmware(target, board, name, path, kernels=kernels,
                           generator_args=["--cmsis-nn-lstm=step"] if kernels == "cmsis-nn" else [])
     if (name, board, kernels) in LSTM_DEFAULT:
-        backends = {op["backend"] for op in fw.model_json()["operators"] if op["type"] == "UNIDIRECTIONAL_SEQUENCE_LSTM"}
-        assert backends == {kernels}
+        lstm_ops = [op for op in fw.model_json()["operators"] if op["type"] == "UNIDIRECTIONAL_SEQUENCE_LSTM"]
+        assert {op["backend"] for op in lstm_ops} == {kernels}
+        if kernels == "portable":  # Armv6-M keeps the int8 weights (the assembly dot loop), the M3 the gate pairs
+            want = "tinyaot_lstm_s8_small" if board == "qemu_cortex_m0" else "tinyaot_lstm_s8"
+            assert [op["kernels"] for op in lstm_ops] == [[want]]
     with target.open(fw, run_timeout=300) as dev:
         assert dev.info().state_size > 0
         if name.endswith("_float32"):  # expf and tanhf: newlib's on the boards, glibc's in the oracle

@@ -11,7 +11,7 @@ import numpy as np
 
 from tinyaot import __version__
 from tinyaot.backends import cmsis_nn
-from tinyaot.cores import CPU_ARCH
+from tinyaot.cores import CPU_ARCH, NO_LONG_MULTIPLY
 from tinyaot.codegen import blob
 from tinyaot.codegen.c_literals import c_array_body, c_comment, c_float, c_int, c_string, c_value
 from tinyaot.codegen.identifiers import member_names
@@ -451,8 +451,10 @@ class _CodegenContext:
             "table_bytes": sum(self.table_bytes.values()),
             "kernels": m.options.kernels,
             "optimize": m.options.optimize,
-            # The core, where the code depends on it: CMSIS-NN's, or the portable kernels' ISA level.
-            "cpu": m.options.cpu if m.options.kernels == "cmsis-nn" or CPU_ARCH[m.options.cpu] != "scalar" else None,
+            # The core, where the code depends on it: CMSIS-NN's, or the portable kernels' ISA level or
+            # Armv6-M's weight layouts (no long multiply).
+            "cpu": (m.options.cpu if m.options.kernels == "cmsis-nn" or CPU_ARCH[m.options.cpu] != "scalar"
+                    or m.options.cpu in NO_LONG_MULTIPLY else None),
             "operators": [{"index": op.index, "type": op.type, "kernels": [c.kernel for c in calls],
                            "backend": m.backends[op.index][0], "backend_reason": m.backends[op.index][1]}
                           for op, calls in m.calls],

@@ -137,13 +137,15 @@ class LowerContext:
     """One operator and its graph, with checks that fail naming the operator. optimize
     (compiler.OPTIMIZE): whether lowerings may name specialised kernel paths (speed) or not
     (size); arch: the core's ISA level (cores.CPU_ARCH), which picks kernels and their
-    weight layouts."""
+    weight layouts; long_multiply: whether the core has a 32 x 32 -> 64-bit multiply
+    (not Armv6-M, cores.NO_LONG_MULTIPLY), which some weight layouts need to pay off."""
 
-    def __init__(self, graph, op, optimize="speed", arch="scalar"):
+    def __init__(self, graph, op, optimize="speed", arch="scalar", long_multiply=True):
         self.graph = graph
         self.op = op
         self.optimize = optimize
         self.arch = arch
+        self.long_multiply = long_multiply
 
     @property
     def dsp(self):

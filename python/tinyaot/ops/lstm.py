@@ -174,7 +174,10 @@ def lower_s8(ctx, inp, weights_in, weights_rec, biases, hidden, cell, out):
                               for w, b in zip(weights_in, biases)])
     rec_bias = np.concatenate([fold_input_offset(None, w.data, -hidden.zero_point, channel_axis=0)
                                for w in weights_rec])
-    if ctx.optimize == "size":  # the model's int8 weights, not the gate pairs' twice their flash
+    # The model's int8 weights: for --optimize size (the gate pairs take twice their flash), and on
+    # Armv6-M, where without a long multiply the pairs are the slower (lstm_seq28_units100 on a Cortex-M0:
+    # 12.00 M instructions per inference, the int8 weights 8.64 M).
+    if ctx.optimize == "size" or not ctx.long_multiply:
         kernel = "tinyaot_lstm_s8_small"
         weights = [TensorList(tuple(w.index for w in ws), "int8_t") for ws in (weights_in, weights_rec)]
     else:
