@@ -23,7 +23,7 @@
 #endif
 #endif
 
-#if TINYAOT_F32_COMPARE_BITS
+/* A float's bits (also tinyaot_f32_dot.h's). */
 static inline uint32_t tinyaot_f32_bits(float x)
 {
     union {
@@ -33,6 +33,8 @@ static inline uint32_t tinyaot_f32_bits(float x)
     bits.f = x;
     return bits.u;
 }
+
+#if TINYAOT_F32_COMPARE_BITS
 
 /* The order key of a float that is not NaN (see above). */
 static inline int32_t tinyaot_f32_key(float x)
