@@ -24,7 +24,7 @@
 #include "tinyaot_common.h"
 #include "tinyaot_f32_compare.h"
 
-/* A float split for the integer path: m = 1.mantissa as 24 bits, e the biased
+/* A float split for the integer path: m = 1.mantissa at bits 31..8, e the biased
  * exponent, s the sign bit in place (bit 31). A value that is not normal finite
  * gets e = TINYAOT_F32_NOT_NORMAL, which pushes every product out of range. */
 struct tinyaot_f32_unpacked {
@@ -51,34 +51,44 @@ static inline void tinyaot_f32_unpack(const float *x, int32_t n, struct tinyaot_
     for (i = 0; i < n; i++) {
         const uint32_t u = tinyaot_f32_bits(x[i]);
         const int32_t e = (int32_t)((u >> 23) & 0xFFu);
-        out[i].m = (u & 0x7FFFFFu) | 0x800000u;
+        out[i].m = (u << 8) | 0x80000000u;
         out[i].e = (e == 0 || e == 0xFF) ? TINYAOT_F32_NOT_NORMAL : e;
         out[i].s = u & 0x80000000u;
     }
 }
 
-/* The 48-bit product of two 24-bit mantissas as hi * 2^24 + lo (lo < 2^24). */
-static inline uint32_t tinyaot_f32_mul24(uint32_t a, uint32_t b, uint32_t *lo)
+/* The top 32 bits of a * b; *lo gets the low 32 (only tested for 0 by the caller). */
+static inline uint32_t tinyaot_f32_mul_high(uint32_t a, uint32_t b, uint32_t *lo)
 {
-#if !TINYAOT_LONG_MULTIPLY
-    /* No long multiply: 12-bit halves, four 32-bit products. */
-    const uint32_t ah = a >> 12, al = a & 0xFFFu, bh = b >> 12, bl = b & 0xFFFu;
-    const uint32_t mid = ah * bl + al * bh;
-    uint32_t low = ((mid & 0xFFFu) << 12) + al * bl;
-    const uint32_t hi = ah * bh + (mid >> 12) + (low >> 24);
-    *lo = low & 0xFFFFFFu;
-    return hi;
-#else
+#if TINYAOT_LONG_MULTIPLY
     const uint64_t p = (uint64_t)a * b;
-    *lo = (uint32_t)p & 0xFFFFFFu;
-    return (uint32_t)(p >> 24);
+    *lo = (uint32_t)p;
+    return (uint32_t)(p >> 32);
+#else
+    /* No long multiply: 16-bit halves, four 32-bit products. */
+    const uint32_t ah = a >> 16, al = a & 0xFFFFu, bh = b >> 16, bl = b & 0xFFFFu;
+    const uint32_t cross1 = ah * bl, cross2 = al * bh, low = al * bl;
+    const uint32_t mid = (low >> 16) + (cross1 & 0xFFFFu) + (cross2 & 0xFFFFu);
+    *lo = (mid << 16) | (low & 0xFFFFu);
+    return ah * bh + (cross1 >> 16) + (cross2 >> 16) + (mid >> 16);
 #endif
 }
 
-/* The packed float of a normal or zero unpacked accumulator (e = 0: a signed zero). */
+/*
+ * A mantissa with its top bit at bit 30 and 7 bits below the float's 24, rounded
+ * to nearest even at bit 7 (bits 6..0 cleared); `sticky` jammed into bit 0 says
+ * whether anything below was not zero. A carry out of the mantissa gives 2^31,
+ * which the caller renormalises.
+ */
+static inline uint32_t tinyaot_f32_round7(uint32_t m)
+{
+    return (m + 0x3Fu + ((m >> 7) & 1u)) & ~0x7Fu;
+}
+
+/* The float of the accumulator below (ea = 0: a signed zero). */
 static inline float tinyaot_f32_pack(uint32_t s, int32_t e, uint32_t m)
 {
-    return tinyaot_f32_from_bits(e == 0 ? s : s | ((uint32_t)e << 23) | (m & 0x7FFFFFu));
+    return tinyaot_f32_from_bits(e == 0 ? s : s | ((uint32_t)e << 23) | ((m >> 7) & 0x7FFFFFu));
 }
 
 /* acc + x * w as the library computes it: the steps the integer path leaves (kept out of its loop). */
@@ -90,126 +100,117 @@ static TINYAOT_NOINLINE float tinyaot_f32_mac_library(float acc, float x, float 
 /*
  * sum from 0.0f of x[i] * w[i] in order, as the C expression `acc += x[i] * w[i]`
  * (no fused multiply-add); xu is x unpacked by tinyaot_f32_unpack.
+ *
+ * The accumulator: sign sa (bit 31), biased exponent ea and mantissa ma (top bit
+ * at bit 30, bits 6..0 zero); ea = 0 with ma = 0 is a zero, which the sum below
+ * handles as any smaller operand (0 + p = p exactly).
  */
 static inline float tinyaot_f32_dot(const float *x, const struct tinyaot_f32_unpacked *xu, const float *w,
                                     int32_t n)
 {
-    uint32_t sa = 0u, ma = 0u; /* the accumulator: +0.0f (ea = 0), else normal */
+    uint32_t sa = 0u, ma = 0u;
     int32_t ea = 0, i;
     for (i = 0; i < n; i++) {
         const uint32_t wb = tinyaot_f32_bits(w[i]);
         const int32_t ew = (int32_t)((wb >> 23) & 0xFFu);
-        uint32_t lo, mp, sp, rem;
-        int32_t ep;
+        uint32_t lo, mp, sp, big, small, sum, s;
+        int32_t ep, d, e;
         if (TINYAOT_RARELY((uint32_t)(ew - 1) > 253u)) {
             goto library; /* the weight is not normal finite */
         }
-        /* product: round the 48-bit mantissa product to 24 bits, to nearest even */
-        mp = tinyaot_f32_mul24(xu[i].m, (wb & 0x7FFFFFu) | 0x800000u, &lo);
-        if (mp & 0x800000u) {
-            ep = xu[i].e + ew - 126;
-            rem = lo;
-        } else {
-            mp = (mp << 1) | (lo >> 23);
-            ep = xu[i].e + ew - 127;
-            rem = (lo << 1) & 0xFFFFFFu;
+        /* product: 1.x * 1.w in [2^61, 2^63), its top word normalised to bit 30 and rounded */
+        mp = tinyaot_f32_mul_high(xu[i].m, ((wb << 7) & 0x3FFFFF80u) | 0x40000000u, &lo);
+        ep = xu[i].e + ew - 126;
+        if (!(mp & 0x40000000u)) {
+            mp = (mp << 1) | (lo >> 31);
+            lo <<= 1;
+            ep--;
         }
-        if (rem > 0x800000u || (rem == 0x800000u && (mp & 1u))) {
-            if (++mp == 0x1000000u) {
-                mp = 0x800000u;
-                ep++;
-            }
+        mp = tinyaot_f32_round7(mp | (lo != 0u));
+        if (TINYAOT_RARELY(mp & 0x80000000u)) {
+            mp = 0x40000000u;
+            ep++;
         }
         if (TINYAOT_RARELY((uint32_t)(ep - 1) > 253u)) {
             goto library; /* overflow, underflow or a non-normal x */
         }
         sp = xu[i].s ^ (wb & 0x80000000u);
-        if (ea == 0) {
-            sa = sp; /* 0 + p = p for p not zero */
-            ea = ep;
-            ma = mp;
-            continue;
+        /* sum: the smaller operand shifted to the larger's exponent, its lost bits jammed into bit 0 */
+        d = ea - ep;
+        if (d >= 0) {
+            big = ma;
+            small = mp;
+            e = ea;
+            s = sa;
+        } else {
+            big = mp;
+            small = ma;
+            e = ep;
+            s = sp;
+            d = -d;
         }
-        {
-            /* sum: 6 guard bits, the smaller operand's lost bits jammed into its lowest */
-            uint32_t big, small, sum;
-            int32_t d = ea - ep, e;
-            uint32_t s;
-            if (d >= 0) {
-                big = ma << 6;
-                small = mp << 6;
-                e = ea;
-                s = sa;
-            } else {
-                big = mp << 6;
-                small = ma << 6;
-                e = ep;
-                s = sp;
-                d = -d;
-            }
+        if (d > 7) { /* bits 6..0 are zero: a shift of up to 7 loses nothing */
             if (d > 31) {
-                small = 1u;
-            } else if (d > 0) {
-                small = (small >> d) | ((small << (32 - d)) != 0u);
+                d = 31;
             }
-            if (sa == sp) {
-                sum = big + small;
-                if (sum & 0x40000000u) {
-                    sum = (sum >> 1) | (sum & 1u);
-                    e++;
-                }
-            } else {
-                if (small > big) { /* equal exponents only */
-                    sum = small - big;
-                    s ^= 0x80000000u;
-                } else {
-                    sum = big - small;
-                }
-                if (sum == 0u) {
-                    sa = 0u; /* x + -x = +0 */
-                    ea = 0;
-                    continue;
-                }
-                while (!(sum & 0x20000000u)) {
-                    sum <<= 1;
-                    e--;
-                }
-            }
-            rem = sum & 63u;
-            sum >>= 6;
-            if (rem > 32u || (rem == 32u && (sum & 1u))) {
-                if (++sum == 0x1000000u) {
-                    sum = 0x800000u;
-                    e++;
-                }
-            }
-            if (TINYAOT_RARELY((uint32_t)(e - 1) > 253u)) {
-                goto library; /* overflow or a subnormal sum */
-            }
-            sa = s;
-            ea = e;
-            ma = sum;
-            continue;
+            small = (small >> d) | ((small << (32 - d)) != 0u);
+        } else {
+            small >>= d;
         }
+        if (sa == sp) {
+            sum = big + small;
+            if (sum & 0x80000000u) {
+                sum = (sum >> 1) | (sum & 1u);
+                e++;
+            }
+        } else {
+            if (small > big) { /* equal exponents only */
+                sum = small - big;
+                s ^= 0x80000000u;
+            } else {
+                sum = big - small;
+            }
+            if (TINYAOT_RARELY(sum == 0u)) {
+                sa = 0u; /* x + -x = +0 */
+                ea = 0;
+                ma = 0u;
+                continue;
+            }
+            while (!(sum & 0x40000000u)) {
+                sum <<= 1;
+                e--;
+            }
+        }
+        sum = tinyaot_f32_round7(sum);
+        if (TINYAOT_RARELY(sum & 0x80000000u)) {
+            sum = 0x40000000u;
+            e++;
+        }
+        if (TINYAOT_RARELY((uint32_t)(e - 1) > 253u)) {
+            goto library; /* overflow or a subnormal sum */
+        }
+        sa = s;
+        ea = e;
+        ma = sum;
+        continue;
     library: {
         /* this step as the library computes it, then back to the integer path if it can */
-        float acc = tinyaot_f32_mac_library(tinyaot_f32_pack(sa, ea, ma), x[i], w[i]);
-        uint32_t ab;
-        int32_t e;
-        ab = tinyaot_f32_bits(acc);
+        const float acc = tinyaot_f32_mac_library(tinyaot_f32_pack(sa, ea, ma), x[i], w[i]);
+        const uint32_t ab = tinyaot_f32_bits(acc);
         e = (int32_t)((ab >> 23) & 0xFFu);
+        sa = ab & 0x80000000u;
         if ((ab & 0x7FFFFFFFu) == 0u) {
-            sa = ab; /* a signed zero */
-            ea = 0;
+            ea = 0; /* a signed zero */
+            ma = 0u;
         } else if (e != 0 && e != 0xFF) {
-            sa = ab & 0x80000000u;
             ea = e;
-            ma = (ab & 0x7FFFFFu) | 0x800000u;
+            ma = ((ab << 7) & 0x3FFFFF80u) | 0x40000000u;
         } else {
+            float rest = acc;
             for (i++; i < n; i++) {
-                acc = tinyaot_f32_mac_library(acc, x[i], w[i]);
+                rest = tinyaot_f32_mac_library(rest, x[i], w[i]);
             }
-            return acc;
+            return rest;
         }
     }
     }

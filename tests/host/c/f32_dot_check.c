@@ -33,7 +33,9 @@ static float of_exponent(uint32_t low, uint32_t span, uint32_t mantissa)
 
 static float random_operand(void)
 {
-    static const float special[] = {0.0f, -0.0f, INFINITY, -INFINITY, NAN, FLT_MAX, -FLT_MAX, FLT_MIN, -FLT_MIN};
+    /* ... and 1 + 2^-23 times 2 - 2^-22, whose product rounds up to 2 (a carry into the exponent) */
+    static const float special[] = {0.0f, -0.0f, INFINITY, -INFINITY, NAN, FLT_MAX, -FLT_MAX, FLT_MIN, -FLT_MIN,
+                                    0x1.000002p0f, -0x1.fffffcp0f};
     const uint32_t kind = next_random() % 20;
     if (kind < 8) {
         return of_exponent(120, 15, next_random());
