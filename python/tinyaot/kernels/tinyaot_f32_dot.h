@@ -7,7 +7,7 @@
  * IEEE-754 single precision with round-to-nearest-even is deterministic, so any
  * correct implementation gives the library's bits. Here the operands are split
  * into sign, exponent and 24-bit mantissa (x once per call site with
- * tinyaot_f32_unpack, the weights as they are read) and each multiply and add is
+ * tinyaot_f32_unpack, the constant weights by the generator) and each multiply and add is
  * done in integers, rounded to nearest even after every operation, the
  * accumulator kept unpacked between the adds. Only normal finite operands and
  * results take this path: a zero, subnormal, infinite or NaN operand, and a
@@ -24,16 +24,20 @@
 #include "tinyaot_common.h"
 #include "tinyaot_f32_compare.h"
 
-/* A float split for the integer path: m = 1.mantissa at bits 31..8, e the biased
- * exponent, s the sign bit in place (bit 31). A value that is not normal finite
- * gets e = TINYAOT_F32_NOT_NORMAL, which pushes every product out of range. */
+/*
+ * A float split for the integer path: m = 1.mantissa with its top bit at bit 31
+ * (x) or 30 (the weights, split by the generator: tinyaot/ops/lstm.py), es = the
+ * sign bit in place (bit 31) | the biased exponent. A value that is not normal
+ * finite keeps its bits in m and gets TINYAOT_F32_NOT_NORMAL as its exponent,
+ * which pushes every product out of range: x's sum with w's in one add is both
+ * the product's sign (bit 31) and its exponent sum.
+ */
 struct tinyaot_f32_unpacked {
     uint32_t m;
-    int32_t e;
-    uint32_t s;
+    uint32_t es;
 };
 
-#define TINYAOT_F32_NOT_NORMAL (-1024)
+#define TINYAOT_F32_NOT_NORMAL 0x4000u
 
 static inline float tinyaot_f32_from_bits(uint32_t u)
 {
@@ -45,15 +49,36 @@ static inline float tinyaot_f32_from_bits(uint32_t u)
     return bits.f;
 }
 
+/* f split, its mantissa's top bit at bit 23 + shift (x: 8, weights: 7). */
+static inline struct tinyaot_f32_unpacked tinyaot_f32_split(float f, int32_t shift)
+{
+    const uint32_t u = tinyaot_f32_bits(f), e = (u >> 23) & 0xFFu;
+    struct tinyaot_f32_unpacked out;
+    if (e == 0u || e == 0xFFu) {
+        out.m = u;
+        out.es = (u & 0x80000000u) | TINYAOT_F32_NOT_NORMAL;
+    } else {
+        out.m = ((u & 0x7FFFFFu) | 0x800000u) << shift;
+        out.es = (u & 0x80000000u) | e;
+    }
+    return out;
+}
+
+/* The weight a split pair (shift 7) holds. */
+static inline float tinyaot_f32_weight(const uint32_t *pair)
+{
+    const uint32_t m = pair[0], es = pair[1];
+    if ((es & 0x7FFFFFFFu) == TINYAOT_F32_NOT_NORMAL) {
+        return tinyaot_f32_from_bits(m);
+    }
+    return tinyaot_f32_from_bits((es & 0x80000000u) | (es << 23) | ((m >> 7) & 0x7FFFFFu));
+}
+
 static inline void tinyaot_f32_unpack(const float *x, int32_t n, struct tinyaot_f32_unpacked *out)
 {
     int32_t i;
     for (i = 0; i < n; i++) {
-        const uint32_t u = tinyaot_f32_bits(x[i]);
-        const int32_t e = (int32_t)((u >> 23) & 0xFFu);
-        out[i].m = (u << 8) | 0x80000000u;
-        out[i].e = (e == 0 || e == 0xFF) ? TINYAOT_F32_NOT_NORMAL : e;
-        out[i].s = u & 0x80000000u;
+        out[i] = tinyaot_f32_split(x[i], 8);
     }
 }
 
@@ -99,28 +124,25 @@ static TINYAOT_NOINLINE float tinyaot_f32_mac_library(float acc, float x, float 
 
 /*
  * sum from 0.0f of x[i] * w[i] in order, as the C expression `acc += x[i] * w[i]`
- * (no fused multiply-add); xu is x unpacked by tinyaot_f32_unpack.
+ * (no fused multiply-add); xu is x unpacked by tinyaot_f32_unpack, w the weights
+ * split (shift 7) as pairs m, es.
  *
  * The accumulator: sign sa (bit 31), biased exponent ea and mantissa ma (top bit
  * at bit 30, bits 6..0 zero); ea = 0 with ma = 0 is a zero, which the sum below
  * handles as any smaller operand (0 + p = p exactly).
  */
-static inline float tinyaot_f32_dot(const float *x, const struct tinyaot_f32_unpacked *xu, const float *w,
+static inline float tinyaot_f32_dot(const float *x, const struct tinyaot_f32_unpacked *xu, const uint32_t *w,
                                     int32_t n)
 {
     uint32_t sa = 0u, ma = 0u;
     int32_t ea = 0, i;
     for (i = 0; i < n; i++) {
-        const uint32_t wb = tinyaot_f32_bits(w[i]);
-        const int32_t ew = (int32_t)((wb >> 23) & 0xFFu);
+        const uint32_t es = xu[i].es + w[2 * i + 1];
         uint32_t lo, mp, sp, big, small, sum, s;
         int32_t ep, d, e;
-        if (TINYAOT_RARELY((uint32_t)(ew - 1) > 253u)) {
-            goto library; /* the weight is not normal finite */
-        }
         /* product: 1.x * 1.w in [2^61, 2^63), its top word normalised to bit 30 and rounded */
-        mp = tinyaot_f32_mul_high(xu[i].m, ((wb << 7) & 0x3FFFFF80u) | 0x40000000u, &lo);
-        ep = xu[i].e + ew - 126;
+        mp = tinyaot_f32_mul_high(xu[i].m, w[2 * i], &lo);
+        ep = (int32_t)(es & 0x7FFFFFFFu) - 126;
         if (!(mp & 0x40000000u)) {
             mp = (mp << 1) | (lo >> 31);
             lo <<= 1;
@@ -132,9 +154,9 @@ static inline float tinyaot_f32_dot(const float *x, const struct tinyaot_f32_unp
             ep++;
         }
         if (TINYAOT_RARELY((uint32_t)(ep - 1) > 253u)) {
-            goto library; /* overflow, underflow or a non-normal x */
+            goto library; /* overflow, underflow or an operand that is not normal finite */
         }
-        sp = xu[i].s ^ (wb & 0x80000000u);
+        sp = es & 0x80000000u;
         /* sum: the smaller operand shifted to the larger's exponent, its lost bits jammed into bit 0 */
         d = ea - ep;
         if (d >= 0) {
@@ -195,7 +217,7 @@ static inline float tinyaot_f32_dot(const float *x, const struct tinyaot_f32_unp
         continue;
     library: {
         /* this step as the library computes it, then back to the integer path if it can */
-        const float acc = tinyaot_f32_mac_library(tinyaot_f32_pack(sa, ea, ma), x[i], w[i]);
+        const float acc = tinyaot_f32_mac_library(tinyaot_f32_pack(sa, ea, ma), x[i], tinyaot_f32_weight(w + 2 * i));
         const uint32_t ab = tinyaot_f32_bits(acc);
         e = (int32_t)((ab >> 23) & 0xFFu);
         sa = ab & 0x80000000u;
@@ -208,7 +230,7 @@ static inline float tinyaot_f32_dot(const float *x, const struct tinyaot_f32_unp
         } else {
             float rest = acc;
             for (i++; i < n; i++) {
-                rest = tinyaot_f32_mac_library(rest, x[i], w[i]);
+                rest = tinyaot_f32_mac_library(rest, x[i], tinyaot_f32_weight(w + 2 * i));
             }
             return rest;
         }

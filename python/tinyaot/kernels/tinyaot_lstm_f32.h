@@ -15,10 +15,12 @@
  * compiler does not fuse a multiply and an add. The dot products, nearly all of
  * the work, run in tinyaot_f32_dot.h's integer arithmetic (the same bits as the
  * soft-float calls, a fraction of their cost): x and h are unpacked once per
- * step into `unpacked` (input_size + units entries, in the arena).
+ * step into `unpacked` (input_size + units entries, in the arena), the weights
+ * split by the generator.
  *
- * Weights: input [units][input_size], recurrent [units][units], per gate in
- * TFLite's order (input, forget, cell, output). States: [batches][units].
+ * Weights: input [gate][units][input_size], recurrent [gate][units][units], the
+ * gates in TFLite's order (input, forget, cell, output), each weight a pair (see
+ * tinyaot_f32_split). States: [batches][units].
  */
 #ifndef TINYAOT_LSTM_F32_H
 #define TINYAOT_LSTM_F32_H
@@ -53,7 +55,7 @@ static inline float tinyaot_lstm_f32_clamp(float x)
 }
 
 static void tinyaot_lstm_f32(const struct tinyaot_lstm_f32_params *p, const float *input,
-                             const float *const *input_weights, const float *const *recurrent_weights,
+                             const uint32_t *input_weights, const uint32_t *recurrent_weights,
                              const float *const *biases, float *hidden, float *cell, float *output,
                              struct tinyaot_f32_unpacked *unpacked)
 {
@@ -72,9 +74,10 @@ static void tinyaot_lstm_f32(const struct tinyaot_lstm_f32_params *p, const floa
                 float gate[4], forget, in_gate, cell_gate, out_gate;
                 int32_t g;
                 for (g = 0; g < 4; g++) {
-                    const float x = tinyaot_f32_dot(in, in_unpacked, input_weights[g] + u * p->input_size,
+                    const int32_t gate_row = g * p->units + u;
+                    const float x = tinyaot_f32_dot(in, in_unpacked, input_weights + 2 * gate_row * p->input_size,
                                                     p->input_size);
-                    const float y = tinyaot_f32_dot(h, h_unpacked, recurrent_weights[g] + u * p->units, p->units);
+                    const float y = tinyaot_f32_dot(h, h_unpacked, recurrent_weights + 2 * gate_row * p->units, p->units);
                     gate[g] = tinyaot_lstm_f32_clamp(x + biases[g][u]) + tinyaot_lstm_f32_clamp(y + 0.0f);
                 }
                 forget = tinyaot_sigmoid_f32(gate[TINYAOT_LSTM_FORGET_GATE]);

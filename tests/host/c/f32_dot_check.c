@@ -62,6 +62,7 @@ int main(int argc, char **argv)
     for (d = 0; d < dots; d++) {
         float x[12], w[12], expected = 0.0f, got;
         struct tinyaot_f32_unpacked xu[12];
+        uint32_t pairs[24];
         const int32_t n = 1 + (int32_t)(next_random() % 12);
         int32_t i;
         for (i = 0; i < n; i++) {
@@ -76,9 +77,11 @@ int main(int argc, char **argv)
                 w[i] = of_exponent(126, 2, next_random() & (0xFFFFFFFFu << (next_random() % 24)));
             }
             expected += x[i] * w[i];
+            pairs[2 * i] = tinyaot_f32_split(w[i], 7).m; /* as tinyaot/ops/lstm.py splits the weights */
+            pairs[2 * i + 1] = tinyaot_f32_split(w[i], 7).es;
         }
         tinyaot_f32_unpack(x, n, xu);
-        got = tinyaot_f32_dot(x, xu, w, n);
+        got = tinyaot_f32_dot(x, xu, pairs, n);
         terms += n;
         /* A NaN's sign and payload follow operand order, which the compiler may swap. */
         if (tinyaot_f32_bits(got) != tinyaot_f32_bits(expected) && !(isnan(got) && isnan(expected))) {
