@@ -54,6 +54,13 @@ static inline float tinyaot_lstm_f32_clamp(float x)
     return x;
 }
 
+/* y + 0.0f (TFLM adds the recurrent product to a zero bias): y, but -0 becomes +0;
+ * on the bits, a float add being a library call on cores without an FPU. */
+static inline float tinyaot_lstm_f32_plus_zero(float y)
+{
+    return (tinyaot_f32_bits(y) == 0x80000000u) ? 0.0f : y;
+}
+
 static void tinyaot_lstm_f32(const struct tinyaot_lstm_f32_params *p, const float *input,
                              const uint32_t *input_weights, const uint32_t *recurrent_weights,
                              const float *const *biases, float *hidden, float *cell, float *output,
@@ -78,7 +85,7 @@ static void tinyaot_lstm_f32(const struct tinyaot_lstm_f32_params *p, const floa
                     const float x = tinyaot_f32_dot(in, in_unpacked, input_weights + 2 * gate_row * p->input_size,
                                                     p->input_size);
                     const float y = tinyaot_f32_dot(h, h_unpacked, recurrent_weights + 2 * gate_row * p->units, p->units);
-                    gate[g] = tinyaot_lstm_f32_clamp(x + biases[g][u]) + tinyaot_lstm_f32_clamp(y + 0.0f);
+                    gate[g] = tinyaot_lstm_f32_clamp(x + biases[g][u]) + tinyaot_lstm_f32_clamp(tinyaot_lstm_f32_plus_zero(y));
                 }
                 forget = tinyaot_sigmoid_f32(gate[TINYAOT_LSTM_FORGET_GATE]);
                 in_gate = tinyaot_sigmoid_f32(gate[TINYAOT_LSTM_INPUT_GATE]);
