@@ -64,14 +64,13 @@ static inline struct tinyaot_f32_unpacked tinyaot_f32_split(float f, int32_t shi
     return out;
 }
 
-/* The weight a split pair (shift 7) holds. */
-static inline float tinyaot_f32_weight(const uint32_t *pair)
+/* The float a split m, es (with its shift) holds. */
+static inline float tinyaot_f32_value(uint32_t m, uint32_t es, int32_t shift)
 {
-    const uint32_t m = pair[0], es = pair[1];
     if ((es & 0x7FFFFFFFu) == TINYAOT_F32_NOT_NORMAL) {
         return tinyaot_f32_from_bits(m);
     }
-    return tinyaot_f32_from_bits((es & 0x80000000u) | (es << 23) | ((m >> 7) & 0x7FFFFFu));
+    return tinyaot_f32_from_bits((es & 0x80000000u) | (es << 23) | ((m >> shift) & 0x7FFFFFu));
 }
 
 static inline void tinyaot_f32_unpack(const float *x, int32_t n, struct tinyaot_f32_unpacked *out)
@@ -125,23 +124,24 @@ static TINYAOT_NOINLINE float tinyaot_f32_mac_library(float acc, float x, float 
 /*
  * sum from 0.0f of x[i] * w[i] in order, as the C expression `acc += x[i] * w[i]`
  * (no fused multiply-add); xu is x unpacked by tinyaot_f32_unpack, w the weights
- * split (shift 7) as pairs m, es.
+ * split (shift 7) as pairs m, es; where the library computes a step it gets the
+ * floats back from them.
  *
  * The accumulator: sign sa (bit 31), biased exponent ea and mantissa ma (top bit
  * at bit 30, bits 6..0 zero); ea = 0 with ma = 0 is a zero, which the sum below
  * handles as any smaller operand (0 + p = p exactly).
  */
-static inline float tinyaot_f32_dot(const float *x, const struct tinyaot_f32_unpacked *xu, const uint32_t *w,
-                                    int32_t n)
+static inline float tinyaot_f32_dot(const struct tinyaot_f32_unpacked *xu, const uint32_t *w, int32_t n)
 {
+    const struct tinyaot_f32_unpacked *const end = xu + n;
     uint32_t sa = 0u, ma = 0u;
-    int32_t ea = 0, i;
-    for (i = 0; i < n; i++) {
-        const uint32_t es = xu[i].es + w[2 * i + 1];
+    int32_t ea = 0;
+    for (; xu != end; xu++, w += 2) {
+        const uint32_t es = xu->es + w[1];
         uint32_t lo, mp, sp, big, small, sum, s;
         int32_t ep, d, e;
         /* product: 1.x * 1.w in [2^61, 2^63), its top word normalised to bit 30 and rounded */
-        mp = tinyaot_f32_mul_high(xu[i].m, w[2 * i], &lo);
+        mp = tinyaot_f32_mul_high(xu->m, w[0], &lo);
         ep = (int32_t)(es & 0x7FFFFFFFu) - 126;
         if (!(mp & 0x40000000u)) {
             mp = (mp << 1) | (lo >> 31);
@@ -217,7 +217,8 @@ static inline float tinyaot_f32_dot(const float *x, const struct tinyaot_f32_unp
         continue;
     library: {
         /* this step as the library computes it, then back to the integer path if it can */
-        const float acc = tinyaot_f32_mac_library(tinyaot_f32_pack(sa, ea, ma), x[i], tinyaot_f32_weight(w + 2 * i));
+        const float acc = tinyaot_f32_mac_library(tinyaot_f32_pack(sa, ea, ma), tinyaot_f32_value(xu->m, xu->es, 8),
+                                                  tinyaot_f32_value(w[0], w[1], 7));
         const uint32_t ab = tinyaot_f32_bits(acc);
         e = (int32_t)((ab >> 23) & 0xFFu);
         sa = ab & 0x80000000u;
@@ -229,8 +230,8 @@ static inline float tinyaot_f32_dot(const float *x, const struct tinyaot_f32_unp
             ma = ((ab << 7) & 0x3FFFFF80u) | 0x40000000u;
         } else {
             float rest = acc;
-            for (i++; i < n; i++) {
-                rest = tinyaot_f32_mac_library(rest, x[i], tinyaot_f32_weight(w + 2 * i));
+            for (xu++, w += 2; xu != end; xu++, w += 2) {
+                rest = tinyaot_f32_mac_library(rest, tinyaot_f32_value(xu->m, xu->es, 8), tinyaot_f32_value(w[0], w[1], 7));
             }
             return rest;
         }

@@ -82,9 +82,8 @@ static void tinyaot_lstm_f32(const struct tinyaot_lstm_f32_params *p, const floa
                 int32_t g;
                 for (g = 0; g < 4; g++) {
                     const int32_t gate_row = g * p->units + u;
-                    const float x = tinyaot_f32_dot(in, in_unpacked, input_weights + 2 * gate_row * p->input_size,
-                                                    p->input_size);
-                    const float y = tinyaot_f32_dot(h, h_unpacked, recurrent_weights + 2 * gate_row * p->units, p->units);
+                    const float x = tinyaot_f32_dot(in_unpacked, input_weights + 2 * gate_row * p->input_size, p->input_size);
+                    const float y = tinyaot_f32_dot(h_unpacked, recurrent_weights + 2 * gate_row * p->units, p->units);
                     gate[g] = tinyaot_lstm_f32_clamp(x + biases[g][u]) + tinyaot_lstm_f32_clamp(tinyaot_lstm_f32_plus_zero(y));
                 }
                 forget = tinyaot_sigmoid_f32(gate[TINYAOT_LSTM_FORGET_GATE]);
