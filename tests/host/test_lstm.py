@@ -142,7 +142,7 @@ def test_float32_integer_dot_product_matches_ieee_float(tmp_path):
         subprocess.run(["cc", *WARNING_FLAGS, "-O1", "-ffp-contract=off", *SANITIZE_FLAGS,
                         f"-DTINYAOT_LONG_MULTIPLY={long_multiply}", "-I", str(kernels), str(check),
                         "-o", str(exe), "-lm"], check=True)
-        result = subprocess.run([str(exe), "500000"], capture_output=True, text=True)
+        result = subprocess.run([str(exe), "500000"], capture_output=True, text=True, timeout=120)
         assert result.returncode == 0, result.stdout + result.stderr
         assert result.stdout.strip() == "500000 dots, 3250056 terms, all equal"
 

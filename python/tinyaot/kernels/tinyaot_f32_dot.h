@@ -102,7 +102,7 @@ static inline uint32_t tinyaot_f32_mul_high(uint32_t a, uint32_t b, uint32_t *lo
  * A mantissa with its top bit at bit 30 and 7 bits below the float's 24, rounded
  * to nearest even at bit 7 (bits 6..0 cleared); `sticky` jammed into bit 0 says
  * whether anything below was not zero. A carry out of the mantissa gives 2^31,
- * which the caller renormalises.
+ * which the caller leaves to the library.
  */
 static inline uint32_t tinyaot_f32_round7(uint32_t m)
 {
@@ -149,12 +149,10 @@ static inline float tinyaot_f32_dot(const struct tinyaot_f32_unpacked *xu, const
             ep--;
         }
         mp = tinyaot_f32_round7(mp | (lo != 0u));
-        if (TINYAOT_RARELY(mp & 0x80000000u)) {
-            mp = 0x40000000u;
-            ep++;
-        }
-        if (TINYAOT_RARELY((uint32_t)(ep - 1) > 253u)) {
-            goto library; /* overflow, underflow or an operand that is not normal finite */
+        if (TINYAOT_RARELY(mp & 0x80000000u) || TINYAOT_RARELY((uint32_t)(ep - 1) > 253u)) {
+            /* overflow, underflow, an operand that is not normal finite, or (rarely) a
+             * mantissa rounded up to 2.0: the library's step */
+            goto library;
         }
         sp = es & 0x80000000u;
         /* sum: the smaller operand shifted to the larger's exponent, its lost bits jammed into bit 0 */
@@ -204,12 +202,8 @@ static inline float tinyaot_f32_dot(const struct tinyaot_f32_unpacked *xu, const
             }
         }
         sum = tinyaot_f32_round7(sum);
-        if (TINYAOT_RARELY(sum & 0x80000000u)) {
-            sum = 0x40000000u;
-            e++;
-        }
-        if (TINYAOT_RARELY((uint32_t)(e - 1) > 253u)) {
-            goto library; /* overflow or a subnormal sum */
+        if (TINYAOT_RARELY(sum & 0x80000000u) || TINYAOT_RARELY((uint32_t)(e - 1) > 253u)) {
+            goto library; /* overflow, a subnormal sum or (rarely) one rounded up to 2.0 */
         }
         sa = s;
         ea = e;
