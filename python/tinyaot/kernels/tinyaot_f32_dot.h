@@ -109,6 +109,59 @@ static inline uint32_t tinyaot_f32_round7(uint32_t m)
     return (m + 0x3Fu + ((m >> 7) & 1u)) & ~0x7Fu;
 }
 
+/*
+ * The sum of a normal `big` (sign s, exponent e) and `small` (exponent e - d, d >= 0;
+ * a zero accumulator is a small 0), both mantissas as tinyaot_f32_round7 leaves
+ * them, `same` when their signs agree: the smaller shifted to the larger's
+ * exponent, its lost bits jammed into bit 0, then rounded. Returns 0, writing
+ * nothing, where the library must take the step.
+ */
+static inline int tinyaot_f32_sum(uint32_t big, uint32_t small, int32_t d, int32_t e, uint32_t s, int same,
+                                  uint32_t *sa, int32_t *ea, uint32_t *ma)
+{
+    uint32_t sum;
+    if (d > 7) { /* bits 6..0 are zero: a shift of up to 7 loses nothing */
+        if (d > 31) {
+            d = 31;
+        }
+        small = (small >> d) | ((small << (32 - d)) != 0u);
+    } else {
+        small >>= d;
+    }
+    if (same) {
+        sum = big + small;
+        if (sum & 0x80000000u) {
+            sum = (sum >> 1) | (sum & 1u);
+            e++;
+        }
+    } else {
+        if (small > big) { /* equal exponents only */
+            sum = small - big;
+            s ^= 0x80000000u;
+        } else {
+            sum = big - small;
+        }
+        if (TINYAOT_RARELY(sum == 0u)) {
+            *sa = 0u; /* x + -x = +0 */
+            *ea = 0;
+            *ma = 0u;
+            return 1;
+        }
+        while (!(sum & 0x40000000u)) {
+            sum <<= 1;
+            e--;
+        }
+    }
+    sum = tinyaot_f32_round7(sum);
+    if (TINYAOT_RARELY(sum & 0x80000000u) || TINYAOT_RARELY((uint32_t)(e - 1) > 253u)) {
+        return 0; /* overflow, a subnormal sum or (rarely) one rounded up to 2.0 */
+    }
+    *sa = s;
+    *ea = e;
+    *ma = sum;
+    return 1;
+}
+
 /* The float of the accumulator below (ea = 0: a signed zero). */
 static inline float tinyaot_f32_pack(uint32_t s, int32_t e, uint32_t m)
 {
@@ -138,7 +191,7 @@ static inline float tinyaot_f32_dot(const struct tinyaot_f32_unpacked *xu, const
     int32_t ea = 0;
     for (; xu != end; xu++, w += 2) {
         const uint32_t es = xu->es + w[1];
-        uint32_t lo, mp, sp, big, small, sum, s;
+        uint32_t lo, mp, sp;
         int32_t ep, d, e;
         /* product: 1.x * 1.w in [2^61, 2^63), its top word normalised to bit 30 and rounded */
         mp = tinyaot_f32_mul_high(xu->m, w[0], &lo);
@@ -155,59 +208,12 @@ static inline float tinyaot_f32_dot(const struct tinyaot_f32_unpacked *xu, const
             goto library;
         }
         sp = es & 0x80000000u;
-        /* sum: the smaller operand shifted to the larger's exponent, its lost bits jammed into bit 0 */
+        /* sum: written out for either operand the larger, so neither is moved */
         d = ea - ep;
-        if (d >= 0) {
-            big = ma;
-            small = mp;
-            e = ea;
-            s = sa;
-        } else {
-            big = mp;
-            small = ma;
-            e = ep;
-            s = sp;
-            d = -d;
+        if (d >= 0 ? !tinyaot_f32_sum(ma, mp, d, ea, sa, sa == sp, &sa, &ea, &ma)
+                   : !tinyaot_f32_sum(mp, ma, -d, ep, sp, sa == sp, &sa, &ea, &ma)) {
+            goto library;
         }
-        if (d > 7) { /* bits 6..0 are zero: a shift of up to 7 loses nothing */
-            if (d > 31) {
-                d = 31;
-            }
-            small = (small >> d) | ((small << (32 - d)) != 0u);
-        } else {
-            small >>= d;
-        }
-        if (sa == sp) {
-            sum = big + small;
-            if (sum & 0x80000000u) {
-                sum = (sum >> 1) | (sum & 1u);
-                e++;
-            }
-        } else {
-            if (small > big) { /* equal exponents only */
-                sum = small - big;
-                s ^= 0x80000000u;
-            } else {
-                sum = big - small;
-            }
-            if (TINYAOT_RARELY(sum == 0u)) {
-                sa = 0u; /* x + -x = +0 */
-                ea = 0;
-                ma = 0u;
-                continue;
-            }
-            while (!(sum & 0x40000000u)) {
-                sum <<= 1;
-                e--;
-            }
-        }
-        sum = tinyaot_f32_round7(sum);
-        if (TINYAOT_RARELY(sum & 0x80000000u) || TINYAOT_RARELY((uint32_t)(e - 1) > 253u)) {
-            goto library; /* overflow, a subnormal sum or (rarely) one rounded up to 2.0 */
-        }
-        sa = s;
-        ea = e;
-        ma = sum;
         continue;
     library: {
         /* this step as the library computes it, then back to the integer path if it can */
