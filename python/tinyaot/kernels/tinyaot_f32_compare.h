@@ -23,7 +23,7 @@
 #endif
 #endif
 
-/* A float's bits (also tinyaot_f32_dot.h's). */
+/* A float's bits and back (also tinyaot_f32_dot.h's). */
 static inline uint32_t tinyaot_f32_bits(float x)
 {
     union {
@@ -32,6 +32,16 @@ static inline uint32_t tinyaot_f32_bits(float x)
     } bits;
     bits.f = x;
     return bits.u;
+}
+
+static inline float tinyaot_f32_from_bits(uint32_t u)
+{
+    union {
+        float f;
+        uint32_t u;
+    } bits;
+    bits.u = u;
+    return bits.f;
 }
 
 #if TINYAOT_F32_COMPARE_BITS

@@ -25,12 +25,28 @@
 #include "tinyaot_f32_compare.h"
 
 /*
- * A float split for the integer path: m = 1.mantissa with its top bit at bit 31
- * (x) or 30 (the weights, split by the generator: tinyaot/ops/lstm.py), es = the
- * sign bit in place (bit 31) | the biased exponent. A value that is not normal
- * finite keeps its bits in m and gets TINYAOT_F32_NOT_NORMAL as its exponent,
- * which pushes every product out of range: x's sum with w's in one add is both
- * the product's sign (bit 31) and its exponent sum.
+ * The integer path is for where float arithmetic is a library call: Arm cores
+ * without a single-precision FPU, and the host (where the tests check it). With
+ * an FPU the callers multiply and add floats (TINYAOT_F32_DOT_INTEGER 0).
+ */
+#ifndef TINYAOT_F32_DOT_INTEGER
+#if defined(__ARM_FP) && (__ARM_FP & 4)
+#define TINYAOT_F32_DOT_INTEGER 0
+#else
+#define TINYAOT_F32_DOT_INTEGER 1
+#endif
+#endif
+
+/*
+ * x split for the integer path: m = 1.mantissa with its top bit at bit 31, es =
+ * the sign bit in place (bit 31) | the biased exponent. A value that is not
+ * normal finite keeps its bits in m and gets TINYAOT_F32_NOT_NORMAL as its
+ * exponent, which pushes every product out of range.
+ *
+ * The weights, split by the generator (tinyaot/ops/lstm.py), come as two arrays
+ * of the same layout: the floats' bits (what an FPU multiplies), and 1.mantissa
+ * with its top bit at bit 30 (0 for a weight that is not normal finite, which
+ * the product then catches).
  */
 struct tinyaot_f32_unpacked {
     uint32_t m;
@@ -39,18 +55,7 @@ struct tinyaot_f32_unpacked {
 
 #define TINYAOT_F32_NOT_NORMAL 0x4000u
 
-static inline float tinyaot_f32_from_bits(uint32_t u)
-{
-    union {
-        uint32_t u;
-        float f;
-    } bits;
-    bits.u = u;
-    return bits.f;
-}
-
-/* f split, its mantissa's top bit at bit 23 + shift (x: 8, weights: 7). */
-static inline struct tinyaot_f32_unpacked tinyaot_f32_split(float f, int32_t shift)
+static inline struct tinyaot_f32_unpacked tinyaot_f32_split(float f)
 {
     const uint32_t u = tinyaot_f32_bits(f), e = (u >> 23) & 0xFFu;
     struct tinyaot_f32_unpacked out;
@@ -58,26 +63,27 @@ static inline struct tinyaot_f32_unpacked tinyaot_f32_split(float f, int32_t shi
         out.m = u;
         out.es = (u & 0x80000000u) | TINYAOT_F32_NOT_NORMAL;
     } else {
-        out.m = ((u & 0x7FFFFFu) | 0x800000u) << shift;
+        out.m = ((u & 0x7FFFFFu) | 0x800000u) << 8;
         out.es = (u & 0x80000000u) | e;
     }
     return out;
 }
 
-/* The float a split m, es (with its shift) holds. */
-static inline float tinyaot_f32_value(uint32_t m, uint32_t es, int32_t shift)
+/* The float a split x holds. */
+static inline float tinyaot_f32_value(const struct tinyaot_f32_unpacked *x)
 {
-    if ((es & 0x7FFFFFFFu) == TINYAOT_F32_NOT_NORMAL) {
-        return tinyaot_f32_from_bits(m);
+    if ((x->es & 0x7FFFFFFFu) == TINYAOT_F32_NOT_NORMAL) {
+        return tinyaot_f32_from_bits(x->m);
     }
-    return tinyaot_f32_from_bits((es & 0x80000000u) | (es << 23) | ((m >> shift) & 0x7FFFFFu));
+    return tinyaot_f32_from_bits((x->es & 0x80000000u) | (x->es << 23) | ((x->m >> 8) & 0x7FFFFFu));
 }
 
+/* x split into out, for tinyaot_f32_dot. */
 static inline void tinyaot_f32_unpack(const float *x, int32_t n, struct tinyaot_f32_unpacked *out)
 {
     int32_t i;
     for (i = 0; i < n; i++) {
-        out[i] = tinyaot_f32_split(x[i], 8);
+        out[i] = tinyaot_f32_split(x[i]);
     }
 }
 
@@ -177,37 +183,41 @@ static TINYAOT_NOINLINE float tinyaot_f32_mac_library(float acc, float x, float 
 /*
  * sum from 0.0f of x[i] * w[i] in order, as the C expression `acc += x[i] * w[i]`
  * (no fused multiply-add); xu is x unpacked by tinyaot_f32_unpack, w the weights
- * split (shift 7) as pairs m, es; where the library computes a step it gets the
- * floats back from them.
+ * and wm their mantissas (see above).
  *
  * The accumulator: sign sa (bit 31), biased exponent ea and mantissa ma (top bit
  * at bit 30, bits 6..0 zero); ea = 0 with ma = 0 is a zero, which the sum below
  * handles as any smaller operand (0 + p = p exactly).
  */
-static inline float tinyaot_f32_dot(const struct tinyaot_f32_unpacked *xu, const uint32_t *w, int32_t n)
+static inline float tinyaot_f32_dot(const struct tinyaot_f32_unpacked *xu, const float *w, const uint32_t *wm,
+                                    int32_t n)
 {
     const struct tinyaot_f32_unpacked *const end = xu + n;
     uint32_t sa = 0u, ma = 0u;
     int32_t ea = 0;
-    for (; xu != end; xu++, w += 2) {
-        const uint32_t es = xu->es + w[1];
+    for (; xu != end; xu++, w++, wm++) {
+        const uint32_t wb = tinyaot_f32_bits(*w);
+        const uint32_t es = xu->es + ((wb >> 23) & 0xFFu); /* x's sign, the exponents' sum */
         uint32_t lo, mp, sp;
         int32_t ep, d, e;
         /* product: 1.x * 1.w in [2^61, 2^63), its top word normalised to bit 30 and rounded */
-        mp = tinyaot_f32_mul_high(xu->m, w[0], &lo);
+        mp = tinyaot_f32_mul_high(xu->m, *wm, &lo);
         ep = (int32_t)(es & 0x7FFFFFFFu) - 126;
         if (!(mp & 0x40000000u)) {
+            if (TINYAOT_RARELY(mp == 0u)) {
+                goto library; /* the weight is not normal finite */
+            }
             mp = (mp << 1) | (lo >> 31);
             lo <<= 1;
             ep--;
         }
         mp = tinyaot_f32_round7(mp | (lo != 0u));
         if (TINYAOT_RARELY(mp & 0x80000000u) || TINYAOT_RARELY((uint32_t)(ep - 1) > 253u)) {
-            /* overflow, underflow, an operand that is not normal finite, or (rarely) a
+            /* overflow, underflow, an x that is not normal finite, or (rarely) a
              * mantissa rounded up to 2.0: the library's step */
             goto library;
         }
-        sp = es & 0x80000000u;
+        sp = (es ^ wb) & 0x80000000u;
         /* sum: written out for either operand the larger, so neither is moved */
         d = ea - ep;
         if (d >= 0 ? !tinyaot_f32_sum(ma, mp, d, ea, sa, sa == sp, &sa, &ea, &ma)
@@ -217,8 +227,8 @@ static inline float tinyaot_f32_dot(const struct tinyaot_f32_unpacked *xu, const
         continue;
     library: {
         /* this step as the library computes it, then back to the integer path if it can */
-        const float acc = tinyaot_f32_mac_library(tinyaot_f32_pack(sa, ea, ma), tinyaot_f32_value(xu->m, xu->es, 8),
-                                                  tinyaot_f32_value(w[0], w[1], 7));
+        const float acc = tinyaot_f32_mac_library(tinyaot_f32_pack(sa, ea, ma), tinyaot_f32_value(xu),
+                                                  *w);
         const uint32_t ab = tinyaot_f32_bits(acc);
         e = (int32_t)((ab >> 23) & 0xFFu);
         sa = ab & 0x80000000u;
@@ -230,8 +240,8 @@ static inline float tinyaot_f32_dot(const struct tinyaot_f32_unpacked *xu, const
             ma = ((ab << 7) & 0x3FFFFF80u) | 0x40000000u;
         } else {
             float rest = acc;
-            for (xu++, w += 2; xu != end; xu++, w += 2) {
-                rest = tinyaot_f32_mac_library(rest, tinyaot_f32_value(xu->m, xu->es, 8), tinyaot_f32_value(w[0], w[1], 7));
+            for (xu++, w++; xu != end; xu++, w++) {
+                rest = tinyaot_f32_mac_library(rest, tinyaot_f32_value(xu), *w);
             }
             return rest;
         }

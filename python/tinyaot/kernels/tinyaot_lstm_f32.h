@@ -13,14 +13,14 @@
  * runs one unit at a time, writing the new h to the output row and copying it
  * into the state after the row: the same floats. Identical to TFLM where the
  * compiler does not fuse a multiply and an add. The dot products, nearly all of
- * the work, run in tinyaot_f32_dot.h's integer arithmetic (the same bits as the
- * soft-float calls, a fraction of their cost): x and h are unpacked once per
- * step into `unpacked` (input_size + units entries, in the arena), the weights
- * split by the generator.
+ * the work, run in tinyaot_f32_dot.h's integer arithmetic on cores without an
+ * FPU (the same bits as the soft-float calls, a fraction of their cost): x and h
+ * are unpacked once per step into `unpacked` (input_size + units entries, in the
+ * arena; unused with an FPU), the weights split by the generator.
  *
- * Weights: input [gate][units][input_size], recurrent [gate][units][units], the
- * gates in TFLite's order (input, forget, cell, output), each weight a pair (see
- * tinyaot_f32_split). States: [batches][units].
+ * Weights: input [units][input_size], recurrent [units][units], per gate in
+ * TFLite's order (input, forget, cell, output); their mantissas (see
+ * tinyaot_f32_dot.h) as one [gate][units][...] array each. States: [batches][units].
  */
 #ifndef TINYAOT_LSTM_F32_H
 #define TINYAOT_LSTM_F32_H
@@ -61,13 +61,46 @@ static inline float tinyaot_lstm_f32_plus_zero(float y)
     return (tinyaot_f32_bits(y) == 0x80000000u) ? 0.0f : y;
 }
 
+#if !TINYAOT_F32_DOT_INTEGER
+/*
+ * With an FPU: acc[g] = x . (row u of gate g's weights), each summed from 0.0f in
+ * order, the four gates in one pass (each x[i] loaded once for four multiply-adds).
+ */
+static inline void tinyaot_lstm_f32_dot4(const float *x, const float *const *weights, int32_t row, int32_t n,
+                                         float *acc)
+{
+    const float *w0 = weights[0] + row * n, *w1 = weights[1] + row * n;
+    const float *w2 = weights[2] + row * n, *w3 = weights[3] + row * n;
+    float a0 = 0.0f, a1 = 0.0f, a2 = 0.0f, a3 = 0.0f;
+    int32_t i;
+    for (i = 0; i < n; i++) {
+        const float v = x[i];
+        a0 += v * w0[i];
+        a1 += v * w1[i];
+        a2 += v * w2[i];
+        a3 += v * w3[i];
+    }
+    acc[0] = a0;
+    acc[1] = a1;
+    acc[2] = a2;
+    acc[3] = a3;
+}
+#endif
+
 static void tinyaot_lstm_f32(const struct tinyaot_lstm_f32_params *p, const float *input,
-                             const uint32_t *input_weights, const uint32_t *recurrent_weights,
+                             const float *const *input_weights, const uint32_t *input_mantissas,
+                             const float *const *recurrent_weights, const uint32_t *recurrent_mantissas,
                              const float *const *biases, float *hidden, float *cell, float *output,
                              struct tinyaot_f32_unpacked *unpacked)
 {
-    struct tinyaot_f32_unpacked *in_unpacked = unpacked, *h_unpacked = unpacked + p->input_size;
     int32_t b, t, u;
+#if TINYAOT_F32_DOT_INTEGER
+    struct tinyaot_f32_unpacked *in_unpacked = unpacked, *h_unpacked = unpacked + p->input_size;
+#else
+    (void)unpacked; /* with an FPU the floats are multiplied as they are */
+    (void)input_mantissas;
+    (void)recurrent_mantissas;
+#endif
     for (b = 0; b < p->batches; b++) {
         float *h = hidden + b * p->units;
         float *c = cell + b * p->units;
@@ -75,16 +108,28 @@ static void tinyaot_lstm_f32(const struct tinyaot_lstm_f32_params *p, const floa
             const int32_t row = p->time_major ? t * p->batches + b : b * p->steps + t;
             const float *in = input + row * p->input_size;
             float *out = output + row * p->units;
+#if TINYAOT_F32_DOT_INTEGER
             tinyaot_f32_unpack(in, p->input_size, in_unpacked);
             tinyaot_f32_unpack(h, p->units, h_unpacked);
+#endif
             for (u = 0; u < p->units; u++) {
-                float gate[4], forget, in_gate, cell_gate, out_gate;
+                float x[4], y[4], gate[4], forget, in_gate, cell_gate, out_gate;
                 int32_t g;
+#if TINYAOT_F32_DOT_INTEGER
                 for (g = 0; g < 4; g++) {
                     const int32_t gate_row = g * p->units + u;
-                    const float x = tinyaot_f32_dot(in_unpacked, input_weights + 2 * gate_row * p->input_size, p->input_size);
-                    const float y = tinyaot_f32_dot(h_unpacked, recurrent_weights + 2 * gate_row * p->units, p->units);
-                    gate[g] = tinyaot_lstm_f32_clamp(x + biases[g][u]) + tinyaot_lstm_f32_clamp(tinyaot_lstm_f32_plus_zero(y));
+                    x[g] = tinyaot_f32_dot(in_unpacked, input_weights[g] + u * p->input_size,
+                                           input_mantissas + gate_row * p->input_size, p->input_size);
+                    y[g] = tinyaot_f32_dot(h_unpacked, recurrent_weights[g] + u * p->units,
+                                           recurrent_mantissas + gate_row * p->units, p->units);
+                }
+#else
+                tinyaot_lstm_f32_dot4(in, input_weights, u, p->input_size, x);
+                tinyaot_lstm_f32_dot4(h, recurrent_weights, u, p->units, y);
+#endif
+                for (g = 0; g < 4; g++) {
+                    gate[g] = tinyaot_lstm_f32_clamp(x[g] + biases[g][u]) +
+                              tinyaot_lstm_f32_clamp(tinyaot_lstm_f32_plus_zero(y[g]));
                 }
                 forget = tinyaot_sigmoid_f32(gate[TINYAOT_LSTM_FORGET_GATE]);
                 in_gate = tinyaot_sigmoid_f32(gate[TINYAOT_LSTM_INPUT_GATE]);

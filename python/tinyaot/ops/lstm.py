@@ -33,7 +33,6 @@ GATE_INPUT_SCALE = 2.0 ** -12  # Q3.12, the input of the gates' sigmoid and tanh
 GATE_OUTPUT_SCALE = 2.0 ** -15  # Q0.15, their output
 PAIR_SHIFT = 23  # tinyaot_lstm_s8.h's TINYAOT_LSTM_S8_PAIR_SHIFT
 UNPACKED_BYTES = 8  # sizeof(struct tinyaot_f32_unpacked), the float32 kernel's x and h split for its dot products
-F32_NOT_NORMAL = 0x4000  # tinyaot_f32_dot.h's TINYAOT_F32_NOT_NORMAL
 
 
 def _tensors(ctx):
@@ -89,18 +88,15 @@ def _sizes(ctx, inp, weights_in, weights_rec, biases, hidden, cell, out):
             "time_major": int(time_major)}, cell_clip
 
 
-def _split_f32(weights):
-    """The four gates' float32 weights split for tinyaot_f32_dot.h (its tinyaot_f32_split,
-    shift 7): [gate][unit][k] pairs of uint32 m = 1.mantissa << 7, es = sign bit | biased
-    exponent; a value that is not normal finite keeps its bits in m, exponent 0x4000."""
+def _mantissas_f32(weights):
+    """The four gates' float32 weights' mantissas for tinyaot_f32_dot.h, laid out as the
+    weights ([gate][unit][k]): 1.mantissa << 7, 0 for a value that is not normal finite."""
     bits = np.concatenate([np.ascontiguousarray(t.data, dtype=np.float32).reshape(-1) for t in weights])
     bits = bits.view(np.uint32).astype(np.uint64)
     exponent = (bits >> 23) & 0xFF
     normal = (exponent != 0) & (exponent != 0xFF)
-    sign = bits & 0x80000000
-    m = np.where(normal, ((bits & 0x7FFFFF) | 0x800000) << 7, bits)
-    es = sign | np.where(normal, exponent, F32_NOT_NORMAL)
-    return ParamArray("uint32_t", np.stack([m, es], axis=-1).reshape(-1).astype(np.uint32), weights=True)
+    return ParamArray("uint32_t", np.where(normal, ((bits & 0x7FFFFF) | 0x800000) << 7, 0).astype(np.uint32),
+                      weights=True)
 
 
 def lower_f32(ctx, inp, weights_in, weights_rec, biases, hidden, cell, out):
@@ -109,7 +105,9 @@ def lower_f32(ctx, inp, weights_in, weights_rec, biases, hidden, cell, out):
     sizes, cell_clip = _sizes(ctx, inp, weights_in, weights_rec, biases, hidden, cell, out)
     params = ParamStruct("struct tinyaot_lstm_f32_params", {**sizes, "cell_clip": cell_clip})
     return [KernelCall("tinyaot_lstm_f32", [
-        params, TensorRef(inp.index), _split_f32(weights_in), _split_f32(weights_rec),
+        params, TensorRef(inp.index),
+        TensorList(tuple(w.index for w in weights_in), "float"), _mantissas_f32(weights_in),
+        TensorList(tuple(w.index for w in weights_rec), "float"), _mantissas_f32(weights_rec),
         TensorList(tuple(b.index for b in biases), "float"),
         TensorRef(hidden.index), TensorRef(cell.index), TensorRef(out.index),
         ScratchRef(0, "struct tinyaot_f32_unpacked"),
