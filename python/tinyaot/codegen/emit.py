@@ -24,9 +24,10 @@ from tinyaot.ops.base import (BandInput, BandLoop, ParamArray, ParamStruct, Resi
 KERNEL_DIR = resources.files("tinyaot") / "kernels"
 # Per ISA level a folder of its own (kernels/README.md); headers are copied flat into the output.
 KERNEL_DIRS = (KERNEL_DIR, KERNEL_DIR / "dsp", KERNEL_DIR / "mve")
-_C_SIZES = {"int8_t": 1, "uint8_t": 1, "int16_t": 2, "uint16_t": 2, "int32_t": 4, "int64_t": 8, "float": 4}
+_C_SIZES = {"int8_t": 1, "uint8_t": 1, "int16_t": 2, "uint16_t": 2, "int32_t": 4, "uint32_t": 4, "int64_t": 8,
+            "float": 4}
 _NP_TYPES = {"int8_t": np.int8, "uint8_t": np.uint8, "int16_t": np.int16, "uint16_t": np.uint16, "int32_t": np.int32,
-             "int64_t": np.int64, "float": np.float32}
+             "uint32_t": np.uint32, "int64_t": np.int64, "float": np.float32}
 ALWAYS_COPIED = ["tinyaot.h"]
 
 

@@ -23,7 +23,7 @@
 #endif
 #endif
 
-#if TINYAOT_F32_COMPARE_BITS
+/* A float's bits and back (also tinyaot_f32_dot.h's). */
 static inline uint32_t tinyaot_f32_bits(float x)
 {
     union {
@@ -33,6 +33,18 @@ static inline uint32_t tinyaot_f32_bits(float x)
     bits.f = x;
     return bits.u;
 }
+
+static inline float tinyaot_f32_from_bits(uint32_t u)
+{
+    union {
+        float f;
+        uint32_t u;
+    } bits;
+    bits.u = u;
+    return bits.f;
+}
+
+#if TINYAOT_F32_COMPARE_BITS
 
 /* The order key of a float that is not NaN (see above). */
 static inline int32_t tinyaot_f32_key(float x)

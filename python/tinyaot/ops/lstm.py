@@ -12,7 +12,7 @@ inputs) and 2^-15 (gate outputs), so the constants below depend on the tensors o
 
 import numpy as np
 
-from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, TensorList, TensorRef
+from tinyaot.ops.base import KernelCall, ParamArray, ParamStruct, ScratchRef, TensorList, TensorRef
 from tinyaot.ops.activation_s16 import checked_log2
 from tinyaot.ops.lut import sigmoid_table
 from tinyaot.ops.s16 import expect_rescale_defined
@@ -32,6 +32,7 @@ ACT_TANH = 4
 GATE_INPUT_SCALE = 2.0 ** -12  # Q3.12, the input of the gates' sigmoid and tanh
 GATE_OUTPUT_SCALE = 2.0 ** -15  # Q0.15, their output
 PAIR_SHIFT = 23  # tinyaot_lstm_s8.h's TINYAOT_LSTM_S8_PAIR_SHIFT
+UNPACKED_BYTES = 8  # sizeof(struct tinyaot_f32_unpacked), the float32 kernel's x and h split for its dot products
 
 
 def _tensors(ctx):
@@ -87,16 +88,30 @@ def _sizes(ctx, inp, weights_in, weights_rec, biases, hidden, cell, out):
             "time_major": int(time_major)}, cell_clip
 
 
+def _mantissas_f32(weights):
+    """The four gates' float32 weights' mantissas for tinyaot_f32_dot.h, laid out as the
+    weights ([gate][unit][k]): 1.mantissa << 7, 0 for a value that is not normal finite."""
+    bits = np.concatenate([np.ascontiguousarray(t.data, dtype=np.float32).reshape(-1) for t in weights])
+    bits = bits.view(np.uint32).astype(np.uint64)
+    exponent = (bits >> 23) & 0xFF
+    normal = (exponent != 0) & (exponent != 0xFF)
+    return ParamArray("uint32_t", np.where(normal, ((bits & 0x7FFFFF) | 0x800000) << 7, 0).astype(np.uint32),
+                      weights=True)
+
+
 def lower_f32(ctx, inp, weights_in, weights_rec, biases, hidden, cell, out):
     for t in (inp, *weights_in, *weights_rec, *biases, hidden, cell, out):
         ctx.expect_dtype(t, "float32")
     sizes, cell_clip = _sizes(ctx, inp, weights_in, weights_rec, biases, hidden, cell, out)
     params = ParamStruct("struct tinyaot_lstm_f32_params", {**sizes, "cell_clip": cell_clip})
     return [KernelCall("tinyaot_lstm_f32", [
-        params, TensorRef(inp.index), TensorList(tuple(w.index for w in weights_in), "float"),
-        TensorList(tuple(w.index for w in weights_rec), "float"), TensorList(tuple(b.index for b in biases), "float"),
+        params, TensorRef(inp.index),
+        TensorList(tuple(w.index for w in weights_in), "float"), _mantissas_f32(weights_in),
+        TensorList(tuple(w.index for w in weights_rec), "float"), _mantissas_f32(weights_rec),
+        TensorList(tuple(b.index for b in biases), "float"),
         TensorRef(hidden.index), TensorRef(cell.index), TensorRef(out.index),
-    ])]
+        ScratchRef(0, "struct tinyaot_f32_unpacked"),
+    ], scratch=[UNPACKED_BYTES * (sizes["input_size"] + sizes["units"])])]
 
 
 def _fc_multiplier(inp, weights):

@@ -17,15 +17,7 @@
 #include "tinyaot_common.h"
 #include "tinyaot_lstm_s8.h"
 
-static uint32_t rng_state = 2463534242u;
-
-static uint32_t next_random(void)
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 17;
-    rng_state ^= rng_state << 5;
-    return rng_state;
-}
+#include "check_random.h"
 
 static int32_t reference(int32_t x, int32_t multiplier, int32_t shift)
 {
