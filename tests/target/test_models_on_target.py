@@ -111,7 +111,7 @@ LSTM_MODELS = [n for n in catalog.names() if n.startswith("lstm_")]
 # (glibc's) are not newlib's: measured at most 2.4e-7 (two ulps of 1) on the catalog's four.
 LSTM_F32_BOUND = 2.0 ** -21
 # In the default lane (CI budget): the int8 LSTM on the portable kernels of the M3 (gate pairs) and
-# of the M0 (int8 weights, the Armv6-M assembly dot loop), and the 100-unit one on CMSIS-NN's LSTM
+# of the M0 (int8 weights, the Armv6-M two-gate dot loop), and the 100-unit one on CMSIS-NN's LSTM
 # step on the M0; every pair below with TINYAOT_TARGET_ALL_BOARDS=1. The cmsis-nn runs take
 # CMSIS-NN's step (--cmsis-nn-lstm step): on these cores without DSP the default keeps tinyaot's
 # faster kernel, which the portable runs cover.
@@ -139,7 +139,7 @@ def test_lstm_keeps_state_then_resets(name, board, kernels, target, tmp_path, re
     if (name, board, kernels) in LSTM_DEFAULT:
         lstm_ops = [op for op in fw.model_json()["operators"] if op["type"] == "UNIDIRECTIONAL_SEQUENCE_LSTM"]
         assert {op["backend"] for op in lstm_ops} == {kernels}
-        if kernels == "portable":  # Armv6-M keeps the int8 weights (the assembly dot loop), the M3 the gate pairs
+        if kernels == "portable":  # Armv6-M keeps the int8 weights (the two-gate dot loop), the M3 the gate pairs
             want = "tinyaot_lstm_s8_small" if board == "qemu_cortex_m0" else "tinyaot_lstm_s8"
             assert [op["kernels"] for op in lstm_ops] == [[want]]
     with target.open(fw, run_timeout=300) as dev:

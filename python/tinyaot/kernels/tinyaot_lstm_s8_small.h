@@ -16,50 +16,38 @@
 
 #include "tinyaot_lstm_s8.h"
 
-/* acc[g] += x . (row `row` of gate g's weights) over n values, the four gates in one pass (unsigned
-   sums: they wrap as tinyaot_lstm_s8's folded offsets assume). Out of line: its five pointers and four
-   sums then stay in registers (inlined, GCC 12 spills them on the M3: 15 instructions a value, not 11).
-   On Armv6-M, GCC's loop of this C keeps three pointers in high registers and one on the stack (20
-   instructions a value); the loop below, in assembly for GCC, keeps the four sums in high registers
-   (ADD takes one) and indexes x and the weights with one negative count (LDRSB takes a register
-   offset only): 16 instructions a value (lstm_seq28_units100 on qemu_cortex_m0: see README's LSTM
-   section). At -Os GCC leaves r8-r11 unallocated, so there (and with other compilers) the C loop. */
-#if defined(__ARM_ARCH_6M__) && defined(__GNUC__) && !defined(__clang__) && !defined(__OPTIMIZE_SIZE__)
-static TINYAOT_NOINLINE void tinyaot_lstm_s8_small_dot4(const int8_t *x, const int8_t *const *weights, int32_t row, int32_t n,
+/* acc[g] += x . (row `row` of gate g's weights) over n values (unsigned sums: they wrap as
+   tinyaot_lstm_s8's folded offsets assume). Out of line: its pointers and sums then stay in registers
+   (inlined, GCC 12 spills them on the M3: 15 instructions a value, not 11). Armv6-M has eight low
+   registers and LDRSB only with a register offset: four gates in one pass need nine (x, four weight
+   rows, the count, the value, a product; GCC then keeps pointers in high registers and on the stack:
+   20 instructions a value), so there two gates a pass, the value loaded once for each pair and the
+   index counting down (`while (n-- > 0)`: GCC 12 -O2 ends the loop on SUBS; BCS): 9 instructions a
+   value and pair, 18 for the four gates (lstm_seq28_units100 on qemu_cortex_m0: see README's LSTM
+   section). The pair's two sums come back in r0:r1 as a uint64_t: four arguments, all in registers,
+   and no pointer to keep, so the call costs about 20 instructions. */
+#if defined(__ARM_ARCH_6M__)
+static TINYAOT_NOINLINE uint64_t tinyaot_lstm_s8_small_dot2(const int8_t *x, const int8_t *w0, const int8_t *w1,
+                                                           int32_t n)
+{
+    uint32_t a0 = 0, a1 = 0;
+    while (n-- > 0) {
+        const int32_t v = x[n];
+        a0 += (uint32_t)(v * w0[n]);
+        a1 += (uint32_t)(v * w1[n]);
+    }
+    return (uint64_t)a1 << 32 | a0;
+}
+
+static inline void tinyaot_lstm_s8_small_dot4(const int8_t *x, const int8_t *const *weights, int32_t row, int32_t n,
                                               int32_t *acc)
 {
-    const int8_t *w0 = weights[0] + (row + 1) * n, *w1 = weights[1] + (row + 1) * n;
-    const int8_t *w2 = weights[2] + (row + 1) * n, *w3 = weights[3] + (row + 1) * n;
-    int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
-    int32_t i = -n, v, t;
-    if (n <= 0) {
-        return;
+    int32_t g;
+    for (g = 0; g < 4; g += 2) {
+        const uint64_t sums = tinyaot_lstm_s8_small_dot2(x, weights[g] + row * n, weights[g + 1] + row * n, n);
+        acc[g] = (int32_t)((uint32_t)acc[g] + (uint32_t)sums);
+        acc[g + 1] = (int32_t)((uint32_t)acc[g + 1] + (uint32_t)(sums >> 32));
     }
-    /* Divided syntax (GCC's default for inline assembly on Thumb-1): MUL and ADD #1 set the flags. */
-    __asm__("1:\n\t"
-            "ldrsb %[v], [%[x], %[i]]\n\t"
-            "ldrsb %[t], [%[w0], %[i]]\n\t"
-            "mul %[t], %[v]\n\t"
-            "add %[a0], %[t]\n\t"
-            "ldrsb %[t], [%[w1], %[i]]\n\t"
-            "mul %[t], %[v]\n\t"
-            "add %[a1], %[t]\n\t"
-            "ldrsb %[t], [%[w2], %[i]]\n\t"
-            "mul %[t], %[v]\n\t"
-            "add %[a2], %[t]\n\t"
-            "mov %[t], %[w3]\n\t" /* the eighth pointer: no low register left for it */
-            "ldrsb %[t], [%[t], %[i]]\n\t"
-            "mul %[t], %[v]\n\t"
-            "add %[a3], %[t]\n\t"
-            "add %[i], #1\n\t"
-            "bne 1b"
-            : [a0] "+h"(a0), [a1] "+h"(a1), [a2] "+h"(a2), [a3] "+h"(a3), [i] "+l"(i), [v] "=&l"(v), [t] "=&l"(t)
-            : [x] "l"(x + n), [w0] "l"(w0), [w1] "l"(w1), [w2] "l"(w2), [w3] "h"(w3)
-            : "cc", "memory");
-    acc[0] = a0;
-    acc[1] = a1;
-    acc[2] = a2;
-    acc[3] = a3;
 }
 #else
 static TINYAOT_NOINLINE void tinyaot_lstm_s8_small_dot4(const int8_t *x, const int8_t *const *weights, int32_t row, int32_t n,
