@@ -58,25 +58,6 @@ static TINYAOT_NOINLINE void tinyaot_conv2d_window4(const int8_t *in, const int8
  * first pixel's four, then the second's. Inlined into the two versions below,
  * so that the one for folded biases adds no offset.
  */
-/* Input value i of the pair's run: its four weights times both pixels' values. */
-#define TINYAOT_CONV2D_PAIR4_TAP(i)                                         \
-    do {                                                                    \
-        const int32_t u = x[i] + offset, v = x[pixel_step + (i)] + offset;  \
-        int32_t wk;                                                         \
-        wk = w[4 * (i)];                                                    \
-        a0 += wk * u;                                                       \
-        b0 += wk * v;                                                       \
-        wk = w[4 * (i) + 1];                                                \
-        a1 += wk * u;                                                       \
-        b1 += wk * v;                                                       \
-        wk = w[4 * (i) + 2];                                                \
-        a2 += wk * u;                                                       \
-        b2 += wk * v;                                                       \
-        wk = w[4 * (i) + 3];                                                \
-        a3 += wk * u;                                                       \
-        b3 += wk * v;                                                       \
-    } while (0)
-
 static TINYAOT_ALWAYS_INLINE void tinyaot_conv2d_pair4_sums(const int8_t *in, int32_t pixel_step, const int8_t *w,
                                                             int32_t rows, const struct tinyaot_conv2d_walk *k,
                                                             int32_t offset, int32_t acc[8])
@@ -89,17 +70,24 @@ static TINYAOT_ALWAYS_INLINE void tinyaot_conv2d_pair4_sums(const int8_t *in, in
         for (fx = k->cols; fx > 0; fx--) {
             const int8_t *x = in_tap;
             const int8_t *const x_end = x + k->run;
-            if (k->run & 1) {
-                TINYAOT_CONV2D_PAIR4_TAP(0);
+            do {
+                const int32_t u = x[0] + offset, v = x[pixel_step] + offset;
+                int32_t wk;
+                wk = w[0];
+                a0 += wk * u;
+                b0 += wk * v;
+                wk = w[1];
+                a1 += wk * u;
+                b1 += wk * v;
+                wk = w[2];
+                a2 += wk * u;
+                b2 += wk * v;
+                wk = w[3];
+                a3 += wk * u;
+                b3 += wk * v;
                 w += 4;
                 x++;
-            }
-            while (x != x_end) {  /* two input values a pass: the loop's test once for 16 products */
-                TINYAOT_CONV2D_PAIR4_TAP(0);
-                TINYAOT_CONV2D_PAIR4_TAP(1);
-                w += 8;
-                x += 2;
-            }
+            } while (x != x_end);
             in_tap += k->in_x;
         }
         in += k->in_y;
