@@ -1,8 +1,9 @@
-"""Checks run in a Python child that preloads ASan and UBSan.
+"""Checks run under ASan and UBSan.
 
 The generated C is built into shared libraries with the sanitizers, whose runtime must be the
-first thing loaded in the process: the checks run in a child started with it in LD_PRELOAD.
-One child runs every case of a test (one interpreter start and one TFLM import for all)."""
+first thing loaded in the process: the checks run in a Python child started with it in LD_PRELOAD.
+One child runs every case of a test (one interpreter start and one TFLM import for all).
+The kernels' own C checks (tests/host/c/*_check.c) are built into sanitized programs (run_c_check)."""
 
 import json
 import os
@@ -12,8 +13,11 @@ from pathlib import Path
 
 import pytest
 
+from tinyaot.host.model import SANITIZE_FLAGS, WARNING_FLAGS
+
 TESTS = Path(__file__).resolve().parent.parent
 ROOT = TESTS.parent
+KERNELS = ROOT / "python" / "tinyaot" / "kernels"
 
 CHILD = """
 import importlib, json, sys
@@ -44,6 +48,17 @@ def run_sanitized(module, function, cases):
     reached = [line[len("CASE "):] for line in result.stdout.splitlines() if line.startswith("CASE ")]
     assert "SANITIZED-OK" in result.stdout, (f"stopped at {reached[-1] if reached else 'the start'}:\n"
                                              f"{result.stdout[-2000:]}\n{result.stderr[-4000:]}")
+
+
+def run_c_check(check, exe, arg, long_multiply, flags=(), libs=(), timeout=None):
+    """The stdout of tests/host/c/<check>, built under ASan/UBSan into `exe` for one multiply path
+    (TINYAOT_LONG_MULTIPLY: a 64-bit product, or 32-bit multiplies as on Armv6-M) and run with `arg`;
+    it must exit 0."""
+    subprocess.run(["cc", *WARNING_FLAGS, *flags, "-O1", *SANITIZE_FLAGS, f"-DTINYAOT_LONG_MULTIPLY={long_multiply}",
+                    "-I", str(KERNELS), str(TESTS / "host" / "c" / check), "-o", str(exe), *libs], check=True)
+    result = subprocess.run([str(exe), str(arg)], capture_output=True, text=True, timeout=timeout)
+    assert result.returncode == 0, result.stdout + result.stderr
+    return result.stdout.strip()
 
 
 def check_all_sanitized(tmp_path, models, cpu="cortex-m3"):

@@ -6,17 +6,16 @@ clear error."""
 
 import json
 import shutil
-import subprocess
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from sanitized import run_sanitized
+from sanitized import run_c_check, run_sanitized
 from tinyaot.codegen.emit import emit
 from tinyaot.compiler import Options, compile_model
 from tinyaot.errors import TinyAotError
-from tinyaot.host.model import SANITIZE_FLAGS, WARNING_FLAGS, HostModel
+from tinyaot.host.model import HostModel
 from tinyaot.host.oracle import compare_with_tflm, tflm_interpreter
 from tinyaot.modelbuilder import ModelBuilder
 from tinyaot.testing import catalog
@@ -139,16 +138,10 @@ def test_float32_integer_dot_product_matches_ieee_float(tmp_path):
     library's float expression where an operand or result is not normal) against
     `acc += x * w` on the host's FPU, both multiply paths (a long multiply; four 32-bit
     ones, as on the M0), under ASan/UBSan: 500 000 dots of 1-12 terms (see the check)."""
-    check = Path(__file__).parent / "c" / "f32_dot_check.c"
-    kernels = Path(__file__).resolve().parents[2] / "python" / "tinyaot" / "kernels"
     for long_multiply in (0, 1):
-        exe = tmp_path / f"f32_dot_check{long_multiply}"
-        subprocess.run(["cc", *WARNING_FLAGS, "-O1", "-ffp-contract=off", *SANITIZE_FLAGS,
-                        f"-DTINYAOT_LONG_MULTIPLY={long_multiply}", "-I", str(kernels), str(check),
-                        "-o", str(exe), "-lm"], check=True)
-        result = subprocess.run([str(exe), "500000"], capture_output=True, text=True, timeout=120)
-        assert result.returncode == 0, result.stdout + result.stderr
-        assert result.stdout.strip() == "500000 dots, 3250056 terms, all equal"
+        out = run_c_check("f32_dot_check.c", tmp_path / f"f32_dot_check{long_multiply}", 500000, long_multiply,
+                          flags=["-ffp-contract=off"], libs=["-lm"], timeout=120)
+        assert out == "500000 dots, 3250056 terms, all equal"
 
 
 def test_float32_huge_values_match_tflm(tmp_path):

@@ -8,32 +8,22 @@ scaling in 32-bit arithmetic (tinyaot_add_scale_input), for every input value; s
 LSTM's saturating gate rescale (tinyaot_lstm_s8_rescale) over every accumulator its clamp bounds."""
 
 import shutil
-import subprocess
-from pathlib import Path
 
 import pytest
 
-from tinyaot.host.model import SANITIZE_FLAGS, WARNING_FLAGS
-
-ROOT = Path(__file__).resolve().parents[2]
-KERNELS = ROOT / "python" / "tinyaot" / "kernels"
-CHECK = Path(__file__).parent / "c" / "requantize_check.c"
+from sanitized import run_c_check
 
 
 @pytest.mark.skipif(shutil.which("cc") is None, reason="no host C compiler")
 @pytest.mark.parametrize("long_multiply", [0, 1], ids=["32-bit multiplies", "64-bit product"])
 def test_requantize_matches_the_two_step_reference(tmp_path, long_multiply):
-    exe = tmp_path / "requantize_check"
     # -Wno-unused-function: the check includes tinyaot_add.h for its input scaling alone.
-    subprocess.run(["cc", *WARNING_FLAGS, "-Wno-unused-function", "-O1", *SANITIZE_FLAGS,
-                    f"-DTINYAOT_LONG_MULTIPLY={long_multiply}",
-                    "-I", str(KERNELS), str(CHECK), "-o", str(exe)], check=True)
-    result = subprocess.run([str(exe), "2000000"], capture_output=True, text=True)
-    assert result.returncode == 0, result.stdout + result.stderr
+    out = run_c_check("requantize_check.c", tmp_path / "requantize_check", 2000000, long_multiply,
+                      flags=["-Wno-unused-function"])
     # Every case whose multiplier is >= 0 and right shift 1..23 also goes through the
     # per-tensor fold, at six output zero points, and right shift 2..24 through the
     # per-channel fold at the five int8 ones; without a long multiply neither applies.
     folded, channel_folded = (4469622, 3725520) if long_multiply else (0, 0)
-    assert result.stdout.strip() == (f"2825903 cases, all equal; {folded} through the per-tensor fold, "
-                                     f"{channel_folded} through the per-channel fold; 27674320 ADD inputs; "
-                                     "22498370 LSTM rescales")
+    assert out == (f"2825903 cases, all equal; {folded} through the per-tensor fold, "
+                   f"{channel_folded} through the per-channel fold; 27674320 ADD inputs; "
+                   "22498370 LSTM rescales")
